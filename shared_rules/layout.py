@@ -1,0 +1,131 @@
+# A board layout: the track, holes, meeting points, start spaces, homes and teams, read from a
+# data file. Everything the rules need about the board geometry is a table here, so another
+# layout (a 6-seat board, DOG) is a new data file, not new code.
+#
+# Location codes (one small int each, so positions fit in a bytearray):
+#   0 .. track-1                         track spaces
+#   track + colour*home + k              home space h(k+1) of that colour
+#   nboard + colour                      that colour's start area (holds any number of pieces)
+from shared_rules import _data
+
+EMPTY = 255  # "no colour" in the per-space tables
+
+
+class Layout:
+    def __init__(self, spec):
+        self.name = spec["name"]
+        self.colours = list(spec["colours"])
+        ncol = len(self.colours)
+        n = spec["track"]
+        hn = spec["home_spaces"]
+        self.ncol = ncol
+        self.n = n
+        self.home_n = hn
+        self.ppc = spec["pieces_per_colour"]
+        self.npieces = ncol * self.ppc
+        self.nboard = n + ncol * hn
+        self.cidx = {}
+        for i in range(ncol):
+            self.cidx[self.colours[i]] = i
+        self.start = bytearray(ncol)
+        self.start_owner = bytearray([EMPTY] * n)
+        for c in range(ncol):
+            s = spec["start"][self.colours[c]]
+            self.start[c] = s
+            self.start_owner[s] = c
+        self.hole = bytearray(n)
+        for h in spec["holes"]:
+            self.hole[h] = 1
+        self.meeting = bytearray(n)
+        self.meeting_points = sorted(spec["meeting_points"])
+        for m in self.meeting_points:
+            behind = (m - 1) % n
+            if not self.hole[behind]:
+                raise ValueError("layout: the space behind meeting point %d is not a hole" % m)
+            self.meeting[m] = 1
+        self.mate = bytearray([EMPTY] * ncol)
+        for team in spec["teams"]:
+            if len(team) == 2:
+                a = self.cidx[team[0]]
+                b = self.cidx[team[1]]
+                self.mate[a] = b
+                self.mate[b] = a
+        self.default_seats = {}
+        for k in spec["default_seats"]:
+            self.default_seats[int(k)] = [self.cidx[c] for c in spec["default_seats"][k]]
+
+    # -- location codes ------------------------------------------------------------------
+    def home(self, colour, k):
+        return self.n + colour * self.home_n + k
+
+    def start_area(self, colour):
+        return self.nboard + colour
+
+    def is_home(self, loc):
+        return self.n <= loc < self.nboard
+
+    def home_colour(self, loc):
+        return (loc - self.n) // self.home_n
+
+    def home_index(self, loc):
+        return (loc - self.n) % self.home_n
+
+    def colour_of(self, piece):
+        return piece // self.ppc
+
+    # -- JSON forms ------------------------------------------------------------------------
+    def loc_json(self, loc):
+        # moves, hints and events: track spaces are numbers, the rest "colour:h2"/"colour:start"
+        if loc < self.n:
+            return loc
+        if loc < self.nboard:
+            return "%s:h%d" % (self.colours[self.home_colour(loc)], self.home_index(loc) + 1)
+        return self.colours[loc - self.nboard] + ":start"
+
+    def parse_loc(self, value):
+        # inverse of loc_json; -1 for anything that is not a location of this layout
+        if type(value) is int:
+            return value if 0 <= value < self.n else -1
+        if type(value) is not str:
+            return -1
+        cut = value.find(":")
+        if cut < 0:
+            return -1
+        c = self.cidx.get(value[:cut], -1)
+        if c < 0:
+            return -1
+        return self.piece_loc(c, value[cut + 1:])
+
+    def piece_loc(self, colour, value):
+        # a position's per-colour form: a track number, "start" or "h1".."hN" of that colour
+        if type(value) is int:
+            return value if 0 <= value < self.n else -1
+        if type(value) is not str:
+            return -1
+        if value == "start":
+            return self.start_area(colour)
+        if len(value) >= 2 and value[0] == "h":
+            digits = value[1:]
+            if digits.isdigit():
+                k = int(digits) - 1
+                if 0 <= k < self.home_n:
+                    return self.home(colour, k)
+        return -1
+
+    def piece_json(self, loc):
+        if loc < self.n:
+            return loc
+        if loc < self.nboard:
+            return "h%d" % (self.home_index(loc) + 1)
+        return "start"
+
+
+_cache = {}
+
+
+def load(name="agent-dog-4"):
+    lay = _cache.get(name)
+    if lay is None:
+        lay = Layout(_data.load(name + ".json"))
+        _cache[name] = lay
+    return lay

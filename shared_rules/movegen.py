@@ -1,0 +1,303 @@
+# Legal moves: the only place that decides what a card may do.
+#
+# Generators call visit(a, b) once per legal move, without building lists, so the device can
+# light hints or match a board against the moves without holding them all in its heap:
+#   STEPS cards: visit(piece, destination)         (entering a piece: from its start area)
+#   SWAP:        visit(piece_a, piece_b)
+#   SPLIT:       visit(code, 0); code packs the single steps (see split_code)
+# Pieces are visited in order of where they stand, never by colour, so positions that differ
+# only in which colour hides under which undercover piece produce the same moves in the same
+# order (hidden information must not leak through legality).
+from shared_rules.cards import STEPS, SWAP, COPY, SPLIT
+
+SPLIT_BITS = 6  # bits per single step in a split code: piece << 1 | into-home option
+
+
+def effective(st, cards, k):
+    # the card kind whose rules apply: a copy plays the last card of this round (-1: none)
+    if cards.action[k] == COPY:
+        return st.last_card
+    return k
+
+
+def undercover_allowed(st, colour):
+    # while a piece of the colour you play stands on its own start space, you may not move
+    # undercover pieces with an ordinary move (seed 000: WHICH PIECES CAN I MOVE?)
+    q = st.board[st.lay.start[colour]]
+    return not (q and (q - 1) // st.lay.ppc == colour)
+
+
+def moves(st, cards, k, visit):
+    """Visit every legal move of card kind k for the seat to move. Returns the action."""
+    e = effective(st, cards, k)
+    if e < 0:
+        return COPY  # a copy with nothing to copy: no moves
+    act = cards.action[e]
+    colour = st.plays(st.to_move)
+    if act == STEPS:
+        step_moves(st, colour, cards.steps[e], cards.enter[e], visit)
+    elif act == SWAP:
+        swap_moves(st, visit)
+    elif act == SPLIT:
+        split_moves(st, colour, cards.steps[e][0], visit)
+    return act
+
+
+# -- cards that move one piece a number of steps ---------------------------------------------
+
+def step_moves(st, colour, steps, enter, visit):
+    lay = st.lay
+    board = st.board
+    n_track = lay.n
+    ppc = lay.ppc
+    uc_ok = undercover_allowed(st, colour)
+    for loc in range(lay.nboard):
+        q = board[loc]
+        if not q:
+            continue
+        p = q - 1
+        if loc < n_track:
+            if lay.hole[loc]:
+                if not uc_ok:
+                    continue
+            elif p // ppc != colour:
+                continue
+            # an undercover piece may only go into the home of the colour the mover plays
+            for n in steps:
+                track_dests(st, p, loc, colour, n, visit)
+        elif lay.home_colour(loc) == colour:
+            for n in steps:
+                d = home_dest(st, loc, n)
+                if d >= 0:
+                    visit(p, d)
+    if enter:
+        enter_move(st, colour, visit)
+
+
+def blocked(st, t):
+    # a piece on its own-coloured start space can be neither passed nor knocked out
+    q = st.board[t]
+    return q and st.lay.start_owner[t] == (q - 1) // st.lay.ppc
+
+
+def track_dests(st, p, loc, home_colour, n, visit):
+    lay = st.lay
+    n_track = lay.n
+    first_block = n + 1
+    t = loc
+    for i in range(1, n + 1):
+        t += 1
+        if t == n_track:
+            t = 0
+        if blocked(st, t):
+            first_block = i
+            break
+    if first_block > n:
+        visit(p, t)
+    s = lay.start[home_colour]
+    if loc != s:  # a piece cannot go into home straight from its start space
+        k0 = (s - loc) % n_track
+        r = n - k0
+        if k0 >= 1 and 1 <= r <= lay.home_n and first_block > k0:
+            base = lay.home(home_colour, 0)
+            for j in range(r):
+                if st.board[base + j]:
+                    return  # home pieces can be neither passed nor knocked out
+            visit(p, base + r - 1)
+
+
+def home_dest(st, loc, n):
+    lay = st.lay
+    k = lay.home_index(loc)
+    if k + n >= lay.home_n:
+        return -1
+    for j in range(1, n + 1):
+        if st.board[loc + j]:
+            return -1
+    return loc + n
+
+
+def enter_move(st, colour, visit):
+    lay = st.lay
+    s = lay.start[colour]
+    q = st.board[s]
+    if q and (q - 1) // lay.ppc == colour:
+        return
+    area = lay.start_area(colour)
+    base = colour * lay.ppc
+    for p in range(base, base + lay.ppc):
+        if st.pos[p] == area:
+            visit(p, s)  # the pieces in a start area are alike: one move stands for all
+            return
+
+
+# -- swap ------------------------------------------------------------------------------------
+
+def undercover_pieces(st):
+    lay = st.lay
+    out = []
+    for loc in range(lay.n):
+        if lay.hole[loc] and st.board[loc]:
+            out.append(st.board[loc] - 1)
+    return out
+
+
+def swap_moves(st, visit):
+    uc = undercover_pieces(st)
+    for i in range(len(uc)):
+        for j in range(i + 1, len(uc)):
+            visit(uc[i], uc[j])
+
+
+# -- the Partner 4: steps split over several pieces, each step taken singly -----------------
+
+class Split:
+    """What stays fixed while one split card is played: who may move and from where."""
+
+    def __init__(self, st, colour):
+        lay = st.lay
+        self.colour = colour
+        self.origin = bytearray(st.pos)
+        uc = 0
+        for p in range(lay.npieces):
+            if st.undercover(p):
+                uc |= 1 << p
+        self.ucmask = uc  # undercover when the card was played; flips wait for the last step
+        seat = st.to_move
+        allowed = 0
+        if st.players != 4:
+            allowed = (1 << lay.ncol) - 1  # 2-3 players: every colour
+        else:
+            m = st.mate(seat)
+            allowed = (1 << seat) | (1 << m)
+            if st.all_home(seat) or st.all_home(m):
+                allowed = (1 << lay.ncol) - 1
+        movable = []
+        for loc in range(lay.nboard):
+            q = st.board[loc]
+            if q and (uc >> (q - 1) & 1 or allowed >> ((q - 1) // lay.ppc) & 1):
+                movable.append(q - 1)
+        self.movable = movable  # ordered by location: colour-blind for undercover pieces
+
+
+def split_dest(st, sp, p, o):
+    """Where one single step of piece p goes (o=1: from its start space into home), or -1."""
+    lay = st.lay
+    cur = st.pos[p]
+    if cur >= lay.nboard:
+        return -1  # knocked out earlier in this card
+    n_track = lay.n
+    if cur >= n_track:
+        if o or lay.home_index(cur) + 1 >= lay.home_n or st.board[cur + 1]:
+            return -1
+        return cur + 1
+    # a visible piece goes home to its own colour; an undercover one to the mover's
+    h = sp.colour if sp.ucmask >> p & 1 else p // lay.ppc
+    if o:
+        s = lay.start[h]
+        if cur != s or sp.origin[p] == s:
+            return -1
+        d = lay.home(h, 0)
+        return -1 if st.board[d] else d
+    d = cur + 1
+    if d == n_track:
+        d = 0
+    q = st.board[d]
+    if q:
+        q -= 1
+        # pieces still undercover never block: their colour is unknown until the card ends
+        if lay.start_owner[d] == q // lay.ppc and not sp.ucmask >> q & 1:
+            return -1
+    return d
+
+
+def split_step(st, p, d):
+    """Take one step; a piece stepped onto is burned (knocked out). Returns it, or -1."""
+    q = st.board[d] - 1
+    if q >= 0:
+        st.put(q, st.lay.start_area(q // st.lay.ppc))
+    st.put(p, d)
+    return q
+
+
+def split_moves(st, colour, total, visit):
+    sp = Split(st, colour)
+    movable = sp.movable
+    m = len(movable)
+    if not m:
+        return
+    origin = sp.origin
+    pos = st.pos
+    board = st.board
+    sp_piece = bytearray(total)
+    sp_from = bytearray(total)
+    sp_to = bytearray(total)
+    sp_burn = bytearray(total)  # burned piece + 1
+    choice = bytearray(total + 1)
+    limit = 2 * m
+    depth = 0
+    while True:
+        if depth == total:
+            code = 0
+            for i in range(total):
+                code |= (sp_piece[i] << 1 | (choice[i] & 1)) << (SPLIT_BITS * i)
+            visit(code, 0)
+            c = limit  # leaf: go back up
+        else:
+            c = choice[depth]
+        if c >= limit:
+            if depth == 0:
+                return
+            depth -= 1
+            p = sp_piece[depth]
+            board[sp_to[depth]] = sp_burn[depth]
+            if sp_burn[depth]:
+                pos[sp_burn[depth] - 1] = sp_to[depth]
+            pos[p] = sp_from[depth]
+            board[sp_from[depth]] = p + 1
+            choice[depth] += 1
+            continue
+        p = movable[c >> 1]
+        d = split_dest(st, sp, p, c & 1)
+        if d < 0:
+            choice[depth] = c + 1
+            continue
+        # Partial-order reduction: steps of different pieces that touch disjoint locations
+        # commute, so of all orders of such steps only the one that lists the piece standing
+        # further back first is generated (lexicographic normal form of the step sequence).
+        cur = pos[p]
+        key = origin[p]
+        i = depth - 1
+        canonical = True
+        while i >= 0:
+            q = sp_piece[i]
+            if q == p:
+                break
+            f = sp_from[i]
+            t = sp_to[i]
+            if f == cur or f == d or t == cur or t == d:
+                break
+            if key < origin[q]:
+                canonical = False
+                break
+            i -= 1
+        if not canonical:
+            choice[depth] = c + 1
+            continue
+        sp_piece[depth] = p
+        sp_from[depth] = cur
+        sp_to[depth] = d
+        sp_burn[depth] = split_step(st, p, d) + 1
+        depth += 1
+        choice[depth] = 0
+        choice[depth - 1] = c
+
+
+def split_code_steps(code, total):
+    """[(piece, o), ...] from a split code."""
+    out = []
+    mask = (1 << SPLIT_BITS) - 1
+    for i in range(total):
+        v = (code >> (SPLIT_BITS * i)) & mask
+        out.append((v >> 1, v & 1))
+    return out

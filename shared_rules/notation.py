@@ -1,0 +1,165 @@
+# Moves in the protocol's JSON form, to and from the compact Move.
+from shared_rules import movegen
+from shared_rules.apply import illegal
+from shared_rules.move import Move
+from shared_rules.cards import STEPS, SWAP, SPLIT
+from shared_rules.position import BadInput
+
+
+def bad_request(reason):
+    return BadInput("bad_request", reason)
+
+
+def card_index(cards, name):
+    k = cards.index.get(name, -1) if type(name) is str else -1
+    if k < 0:
+        raise bad_request("unknown card %r; cards are %s" % (name, ", ".join(cards.names)))
+    return k
+
+
+def to_json(st, cards, mv) -> dict:
+    if mv.card < 0:
+        return {"pass": True}
+    lay = st.lay
+    out = {"card": cards.names[mv.card]}
+    if mv.act == SWAP:
+        out["swap"] = [st.pos[mv.a], st.pos[mv.b]]
+    elif mv.act == STEPS:
+        out["path"] = [[lay.loc_json(st.pos[mv.a]), lay.loc_json(mv.b)]]
+    else:
+        out["path"] = split_path(st, cards, mv)
+    if mv.meet:
+        out["meet"] = list(mv.meet)
+    return out
+
+
+def split_total(st, cards, mv):
+    return cards.steps[movegen.effective(st, cards, mv.card)][0]
+
+
+def split_path(st, cards, mv):
+    # replay the single steps and write consecutive steps of one piece as one segment
+    lay = st.lay
+    work = st.copy()
+    sp = movegen.Split(st, st.plays(st.to_move))
+    path = []
+    last = -1
+    for (p, o) in movegen.split_code_steps(mv.a, split_total(st, cards, mv)):
+        d = movegen.split_dest(work, sp, p, o)
+        if p == last:
+            path[-1][1] = lay.loc_json(d)
+        else:
+            path.append([lay.loc_json(work.pos[p]), lay.loc_json(d)])
+        last = p
+        movegen.split_step(work, p, d)
+    return path
+
+
+def from_json(st, cards, obj):
+    """Parse a protocol MOVE for the position st. Raises BadInput."""
+    lay = st.lay
+    if type(obj) is not dict:
+        raise bad_request("move must be a JSON object")
+    if obj.get("pass") is True:
+        return Move(-1, -1)
+    if "card" not in obj:
+        raise bad_request("move is missing the field 'card' (or 'pass': true)")
+    k = card_index(cards, obj["card"])
+    meet = _meet(lay, obj.get("meet"))
+    e = movegen.effective(st, cards, k)
+    if e < 0:
+        raise illegal("copy: no card has been played yet this round, so there is nothing to copy")
+    act = cards.action[e]
+    if act == SWAP:
+        pair = obj.get("swap")
+        if type(pair) is not list or len(pair) != 2:
+            raise bad_request("a swap names two holes: \"swap\": [a, b]")
+        a = _piece_at(st, pair[0])
+        b = _piece_at(st, pair[1])
+        return Move(k, act, a, b, meet)
+    path = obj.get("path")
+    if type(path) is not list or not path:
+        raise bad_request("move is missing its 'path' of [from, to] segments")
+    for seg in path:
+        if type(seg) is not list or len(seg) != 2:
+            raise bad_request("each path segment is [from, to]")
+        for v in seg:
+            if lay.parse_loc(v) < 0:
+                raise bad_request("%r is not a location" % (v,))
+    if act == STEPS:
+        if len(path) != 1:
+            raise illegal("%s moves one piece: the path has one segment" % cards.names[e])
+        src = lay.parse_loc(path[0][0])
+        if src >= lay.nboard:
+            p = _from_start_area(st, src)
+        else:
+            p = _piece_at(st, path[0][0])
+        return Move(k, act, p, lay.parse_loc(path[0][1]), meet)
+    return Move(k, SPLIT, _split_code(st, cards, e, path), 0, meet)
+
+
+def _meet(lay, meet):
+    if meet is None:
+        return None
+    if type(meet) is not list:
+        raise bad_request("'meet' lists meeting points in the order they are carried out")
+    for m in meet:
+        if type(m) is not int or not 0 <= m < lay.n or not lay.meeting[m]:
+            raise bad_request("'meet': %r is not a meeting point" % (m,))
+    return meet
+
+
+def _piece_at(st, value):
+    loc = st.lay.parse_loc(value)
+    if loc < 0:
+        raise bad_request("%r is not a location" % (value,))
+    p = st.at(loc)
+    if p < 0:
+        raise illegal("there is no piece on %s" % (value,))
+    return p
+
+
+def _from_start_area(st, loc):
+    lay = st.lay
+    c = loc - lay.nboard
+    for p in range(c * lay.ppc, (c + 1) * lay.ppc):
+        if st.pos[p] == loc:
+            return p
+    raise illegal("%s has no piece in its start area" % lay.colours[c])
+
+
+def _split_code(st, cards, e, path):
+    # turn [from, to] segments into single steps, checking each with the same rule as the
+    # move generator; at the own start space a segment that ends in home turns into home
+    lay = st.lay
+    total = cards.steps[e][0]
+    work = st.copy()
+    sp = movegen.Split(st, st.plays(st.to_move))
+    code = 0
+    n = 0
+    for seg in path:
+        p = _piece_at(work, seg[0])
+        if p not in sp.movable:
+            raise illegal("partner: you may move only your own, your teammate's and undercover "
+                          "pieces (all colours once your or your teammate's four are home)")
+        goal = lay.parse_loc(seg[1])
+        if goal == work.pos[p]:
+            raise illegal("a path segment must move its piece")
+        while work.pos[p] != goal:
+            if n == total:
+                raise illegal("partner: %d steps in all, no more" % total)
+            o = 0
+            if lay.is_home(goal) and movegen.split_dest(work, sp, p, 1) >= 0:
+                o = 1
+            d = movegen.split_dest(work, sp, p, o)
+            if d < 0:
+                raise illegal("partner: the piece on %s cannot step on (a piece on its own "
+                              "start space or in a home cannot be passed; home is entered "
+                              "through the own start space, not from it)"
+                              % lay.loc_json(work.pos[p]))
+            code |= (p << 1 | o) << (movegen.SPLIT_BITS * n)
+            n += 1
+            movegen.split_step(work, p, d)
+    if n != total:
+        raise illegal("partner: all %d steps must be used (this path uses %d)" % (total, n))
+    return code

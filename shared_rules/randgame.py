@@ -1,0 +1,147 @@
+# A whole game with random (legal) play: deck, deals, the card swap, Zugzwang and passing,
+# round ends and the win. The rules core decides everything; this only plays the hands.
+from shared_rules import layout, cards as _cards, notation
+from shared_rules.apply import apply
+from shared_rules.move import Move, legal_moves
+from shared_rules.rng import Rng
+from shared_rules.state import State
+
+
+def initial(lay, players, dealer=None):
+    st = State(lay)
+    st.players = players
+    st.seats = list(lay.default_seats[players])
+    st.dealer = st.seats[0] if dealer is None else dealer
+    st.to_move = st.dealer
+    for c in st.seats:
+        st.cards[c] = 5
+        st.put(c * lay.ppc, lay.start[c])  # one piece on its start space, three in the area
+    return st
+
+
+class Table:
+    """The cards side of a game: deck, discard pile and hands."""
+
+    def __init__(self, cards, rng):
+        self.rng = rng
+        self.deck = []
+        for i in range(len(cards.names)):
+            self.deck.extend([i] * cards.deck[i][1])
+        rng.shuffle(self.deck)
+        self.discard = []
+        self.hands = {}
+
+    def draw(self):
+        if not self.deck:
+            self.deck = self.discard
+            self.discard = []
+            self.rng.shuffle(self.deck)
+        return self.deck.pop()
+
+    def deal(self, st):
+        for c in st.seats:
+            self.hands[c] = [self.draw() for _ in range(5)]
+        # the card swap: with teammates in a team game, else to the player on the left
+        gifts = {}
+        for c in st.seats:
+            h = self.hands[c]
+            gifts[c] = h.pop(self.rng.below(len(h)))
+        n = len(st.seats)
+        for i in range(n):
+            c = st.seats[i]
+            to = st.mate(c) if st.players == 4 else st.seats[(i + 1) % n]
+            self.hands[to].append(gifts[c])
+
+
+def playable(st, cards, hand):
+    return [k for k in hand if legal_moves(st, cards, k)]
+
+
+def play(seed, players=4, max_turns=20000, report=None):
+    """Plays one game; report(st, seat, card, move, events) is called after every turn.
+    Returns (final state, turns played)."""
+    lay = layout.load()
+    cards = _cards.load()
+    rng = Rng(seed)
+    table = Table(cards, rng)
+    st = initial(lay, players, lay.default_seats[players][rng.below(players)])
+    table.deal(st)
+    turns = 0
+    while turns < max_turns:
+        seat = st.to_move
+        hand = table.hands[seat]
+        if len(hand) != st.cards[seat]:
+            raise AssertionError("hand of %d cards but cards_left %d" % (len(hand), st.cards[seat]))
+        options = playable(st, cards, hand)
+        if not options and st.players != 4:
+            # 2-3 players: discard one card and draw one; if still nothing fits, discard one
+            table.discard.append(hand.pop(rng.below(len(hand))))
+            hand.append(table.draw())
+            options = playable(st, cards, hand)
+        if options:
+            k = options[rng.below(len(options))]
+            ms = legal_moves(st, cards, k)
+            mv = ms[rng.below(len(ms))]
+            hand.remove(k)
+            table.discard.append(k)
+        else:
+            k = -1
+            mv = Move(-1, -1)
+            if st.players == 4:
+                table.discard.extend(hand)  # out of the round: the hand goes under the pile
+                del hand[:]
+            else:
+                table.discard.append(hand.pop(rng.below(len(hand))))
+        before = st
+        st, events = apply(st, cards, mv)
+        turns += 1
+        if report:
+            report(before, seat, k, mv, events)
+        if (st.out >> seat) & 1 and hand:
+            table.discard.extend(hand)
+            del hand[:]
+        for ev in events:
+            if ev["type"] == "win":
+                return st, turns
+            if ev["type"] == "round_end":
+                table.deal(st)
+    return st, turns
+
+
+def demo(seed, players, out):
+    lay = layout.load()
+    cards = _cards.load()
+    names = lay.colours
+
+    def report(before, seat, k, mv, events):
+        if k < 0:
+            what = "cannot play and passes"
+        else:
+            j = notation.to_json(before, cards, mv)
+            if "swap" in j:
+                what = "plays swap: %s <-> %s" % (j["swap"][0], j["swap"][1])
+            else:
+                segs = ", ".join(["%s->%s" % (a, b) for (a, b) in j["path"]])
+                what = "plays %s: %s" % (cards.names[k], segs)
+        out.write("%-6s %s\n" % (names[seat], what))
+        for ev in events:
+            t = ev["type"]
+            if t == "capture":
+                out.write("         knocks out %s at %s\n" % (ev["colour"], ev["at"]))
+            elif t == "meeting":
+                out.write("         meeting at %s: piece on %s pulled to %s\n"
+                          % (ev["point"], ev["from"], ev["to"]))
+            elif t == "reveal":
+                out.write("         reveals %s at %s: %s %s\n"
+                          % (ev["colour"], ev["at"], ev["outcome"], ev["to"]))
+            elif t == "out":
+                out.write("         %s is out of the round (%s)\n" % (ev["seat"], ev["reason"]))
+            elif t == "round_end":
+                out.write("-- round over; %s deals --\n" % ev["dealer"])
+            elif t == "win":
+                out.write("== %s win ==\n" % " and ".join(ev["seats"]))
+
+    out.write("Agent DOG, %d players, seed %d: a random game refereed by the rules core\n"
+              % (players, seed))
+    st, turns = play(seed, players, report=report)
+    out.write("%d turns\n" % turns)

@@ -1,0 +1,70 @@
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from shared_rules.protocol import Rules  # noqa: E402
+
+MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+
+
+def micropython_cmd():
+    if os.path.exists(MICROPYTHON):
+        return MICROPYTHON
+    raise RuntimeError("no MicroPython unix port at %s: run `make setup`" % MICROPYTHON)
+
+
+class MicroServer:
+    """`micropython -m shared_rules serve` as a long-lived process, one line per request."""
+
+    def __init__(self):
+        self.proc = subprocess.Popen([micropython_cmd(), "-m", "shared_rules", "serve"],
+                                     cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
+
+    def ask_line(self, line):
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(line.rstrip("\n") + "\n")
+        self.proc.stdin.flush()
+        out = self.proc.stdout.readline()
+        if not out:
+            raise RuntimeError("the MicroPython rules server died")
+        return json.loads(out)
+
+    def close(self):
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def micro():
+    server = MicroServer()
+    yield server
+    server.close()
+
+
+class Both:
+    """Asks CPython and MicroPython the same request; their answers must be identical."""
+
+    def __init__(self, micro):
+        self.rules = Rules()
+        self.micro = micro
+
+    def ask(self, req):
+        line = json.dumps(req)
+        a = self.rules.handle_line(line)
+        a = json.loads(json.dumps(a))  # tuples -> lists, as on the wire
+        b = self.micro.ask_line(line)
+        assert a == b, "CPython and MicroPython disagree on %s" % line
+        return a
+
+
+@pytest.fixture(scope="session")
+def both(micro):
+    return Both(micro)
