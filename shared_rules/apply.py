@@ -20,6 +20,7 @@ def is_legal(st, cards, mv):
     def visit(a, b):
         if a == mv.a and b == mv.b:
             found.append(1)
+            return True
 
     movegen.moves(st, cards, mv.card, visit)
     return bool(found)

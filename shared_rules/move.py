@@ -61,3 +61,53 @@ def legal_moves(st, cards, k):
         else:
             out.append(Move(k, act, a, b))
     return out
+
+
+def _factorial(n):
+    f = 1
+    for i in range(2, n + 1):
+        f *= i
+    return f
+
+
+class _Pick:
+    # walks the legal moves once, counting them (want < 0) or keeping the want-th one, so a
+    # caller can choose among thousands of Partner 4 moves without a list of them all
+    def __init__(self, st, total, want):
+        self.st = st
+        self.total = total
+        self.want = want
+        self.n = 0
+        self.a = 0
+        self.b = 0
+        self.meet = None
+
+    def visit(self, a, b):
+        k = 1
+        fired = None
+        if self.total:
+            fired = split_fired(self.st, a, self.total)
+            k = _factorial(len(fired))
+        if self.n <= self.want < self.n + k:
+            self.a = a
+            self.b = b
+            if fired is not None and len(fired) > 1:
+                self.meet = permutations(fired)[self.want - self.n]
+        self.n += k
+
+
+def count_moves(st, cards, k):
+    e = movegen.effective(st, cards, k)
+    total = cards.steps[e][0] if e >= 0 and cards.action[e] == SPLIT else 0
+    pick = _Pick(st, total, -1)
+    movegen.moves(st, cards, k, pick.visit)
+    return pick.n
+
+
+def nth_move(st, cards, k, i):
+    """The i-th legal move of card k (in legal_moves order) without listing the others."""
+    e = movegen.effective(st, cards, k)
+    total = cards.steps[e][0] if e >= 0 and cards.action[e] == SPLIT else 0
+    pick = _Pick(st, total, i)
+    act = movegen.moves(st, cards, k, pick.visit)
+    return Move(k, act, pick.a, pick.b, pick.meet)

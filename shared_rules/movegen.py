@@ -1,7 +1,8 @@
 # Legal moves: the only place that decides what a card may do.
 #
 # Generators call visit(a, b) once per legal move, without building lists, so the device can
-# light hints or match a board against the moves without holding them all in its heap:
+# light hints or match a board against the moves without holding them all in its heap; a visit
+# that returns True stops the walk (the position is left as it was):
 #   STEPS cards: visit(piece, destination)         (entering a piece: from its start area)
 #   SWAP:        visit(piece_a, piece_b)
 #   SPLIT:       visit(code, 0); code packs the single steps (see split_code)
@@ -25,6 +26,18 @@ def undercover_allowed(st, colour):
     # undercover pieces with an ordinary move (seed 000: WHICH PIECES CAN I MOVE?)
     q = st.board[st.lay.start[colour]]
     return not (q and (q - 1) // st.lay.ppc == colour)
+
+
+def any_move(st, cards, k):
+    """Whether card kind k can be played at all (stops at the first legal move)."""
+    found = []
+
+    def visit(a, b):
+        found.append(1)
+        return True
+
+    moves(st, cards, k, visit)
+    return bool(found)
 
 
 def moves(st, cards, k, visit):
@@ -64,14 +77,16 @@ def step_moves(st, colour, steps, enter, visit):
                 continue
             # an undercover piece may only go into the home of the colour the mover plays
             for n in steps:
-                track_dests(st, p, loc, colour, n, visit)
+                if track_dests(st, p, loc, colour, n, visit):
+                    return True
         elif lay.home_colour(loc) == colour:
             for n in steps:
                 d = home_dest(st, loc, n)
-                if d >= 0:
-                    visit(p, d)
+                if d >= 0 and visit(p, d):
+                    return True
     if enter:
-        enter_move(st, colour, visit)
+        return enter_move(st, colour, visit)
+    return False
 
 
 def blocked(st, t):
@@ -92,8 +107,8 @@ def track_dests(st, p, loc, home_colour, n, visit):
         if blocked(st, t):
             first_block = i
             break
-    if first_block > n:
-        visit(p, t)
+    if first_block > n and visit(p, t):
+        return True
     s = lay.start[home_colour]
     if loc != s:  # a piece cannot go into home straight from its start space
         k0 = (s - loc) % n_track
@@ -102,8 +117,9 @@ def track_dests(st, p, loc, home_colour, n, visit):
             base = lay.home(home_colour, 0)
             for j in range(r):
                 if st.board[base + j]:
-                    return  # home pieces can be neither passed nor knocked out
-            visit(p, base + r - 1)
+                    return False  # home pieces can be neither passed nor knocked out
+            return visit(p, base + r - 1)
+    return False
 
 
 def home_dest(st, loc, n):
@@ -122,13 +138,14 @@ def enter_move(st, colour, visit):
     s = lay.start[colour]
     q = st.board[s]
     if q and (q - 1) // lay.ppc == colour:
-        return
+        return False
     area = lay.start_area(colour)
     base = colour * lay.ppc
     for p in range(base, base + lay.ppc):
         if st.pos[p] == area:
-            visit(p, s)  # the pieces in a start area are alike: one move stands for all
-            return
+            # the pieces in a start area are alike: one move stands for all
+            return visit(p, s)
+    return False
 
 
 # -- swap ------------------------------------------------------------------------------------
@@ -146,25 +163,58 @@ def swap_moves(st, visit):
     uc = undercover_pieces(st)
     for i in range(len(uc)):
         for j in range(i + 1, len(uc)):
-            visit(uc[i], uc[j])
+            if visit(uc[i], uc[j]):
+                return True
+    return False
 
 
 # -- the Partner 4: steps split over several pieces, each step taken singly -----------------
 
 class Split:
-    """What stays fixed while one split card is played: who may move and from where."""
+    """What stays fixed while one split card is played, as lookup tables, so the step
+    function stays small: MicroPython puts a frame of more than 11 words on the heap."""
 
     def __init__(self, st, colour):
         lay = st.lay
+        n = lay.n
+        npieces = lay.npieces
+        self.n = n
+        self.nb = lay.nboard
         self.colour = colour
         self.origin = bytearray(st.pos)
+        # next location of a single step: the track wraps; home spaces lead deeper; 255: none
+        nxt = bytearray(lay.nboard)
+        for t in range(lay.nboard):
+            if t < n:
+                nxt[t] = t + 1 if t + 1 < n else 0
+            else:
+                nxt[t] = t + 1 if lay.home_index(t) + 1 < lay.home_n else 255
+        self.nxt = nxt
+        # prot[p]: the space where piece p cannot be passed (its own start space), 255: none.
+        # Pieces undercover when the card was played never block: their colour is unknown
+        # until the card ends, and flips wait for the last step.
+        self.prot = bytearray([255] * npieces)
+        # hstart[p]: the start space from which piece p may turn into home (255: it may not,
+        # because it began the card there); hentry[p]: that home's first space. A visible
+        # piece goes home to its own colour, an undercover one to the colour the mover plays.
+        self.hstart = bytearray([255] * npieces)
+        self.hentry = bytearray(npieces)
         uc = 0
-        for p in range(lay.npieces):
+        for p in range(npieces):
+            loc = st.pos[p]
+            if loc >= lay.nboard:
+                continue
+            h = p // lay.ppc
             if st.undercover(p):
                 uc |= 1 << p
-        self.ucmask = uc  # undercover when the card was played; flips wait for the last step
+                h = colour
+            else:
+                self.prot[p] = lay.start[h]
+            if loc != lay.start[h]:
+                self.hstart[p] = lay.start[h]
+            self.hentry[p] = lay.home(h, 0)
+        self.ucmask = uc
         seat = st.to_move
-        allowed = 0
         if st.players != 4:
             allowed = (1 << lay.ncol) - 1  # 2-3 players: every colour
         else:
@@ -181,33 +231,22 @@ class Split:
 
 
 def split_dest(st, sp, p, o):
-    """Where one single step of piece p goes (o=1: from its start space into home), or -1."""
-    lay = st.lay
+    """Where one single step of piece p goes (o=1: from its start space into home), or -1.
+    Steps onto any piece burn it, except a piece on its own start space or in a home."""
     cur = st.pos[p]
-    if cur >= lay.nboard:
-        return -1  # knocked out earlier in this card
-    n_track = lay.n
-    if cur >= n_track:
-        if o or lay.home_index(cur) + 1 >= lay.home_n or st.board[cur + 1]:
-            return -1
-        return cur + 1
-    # a visible piece goes home to its own colour; an undercover one to the mover's
-    h = sp.colour if sp.ucmask >> p & 1 else p // lay.ppc
     if o:
-        s = lay.start[h]
-        if cur != s or sp.origin[p] == s:
+        if cur != sp.hstart[p]:
             return -1
-        d = lay.home(h, 0)
+        d = sp.hentry[p]
         return -1 if st.board[d] else d
-    d = cur + 1
-    if d == n_track:
-        d = 0
+    if cur >= sp.nb:
+        return -1  # knocked out earlier in this card
+    d = sp.nxt[cur]
+    if d == 255:
+        return -1
     q = st.board[d]
-    if q:
-        q -= 1
-        # pieces still undercover never block: their colour is unknown until the card ends
-        if lay.start_owner[d] == q // lay.ppc and not sp.ucmask >> q & 1:
-            return -1
+    if q and (d >= sp.n or sp.prot[q - 1] == d):
+        return -1
     return d
 
 
@@ -225,8 +264,9 @@ def split_moves(st, colour, total, visit):
     movable = sp.movable
     m = len(movable)
     if not m:
-        return
+        return False
     origin = sp.origin
+    hstart = sp.hstart
     pos = st.pos
     board = st.board
     sp_piece = bytearray(total)
@@ -239,15 +279,18 @@ def split_moves(st, colour, total, visit):
     while True:
         if depth == total:
             code = 0
-            for i in range(total):
-                code |= (sp_piece[i] << 1 | (choice[i] & 1)) << (SPLIT_BITS * i)
-            visit(code, 0)
+            i = total - 1
+            while i >= 0:
+                code = code << SPLIT_BITS | sp_piece[i] << 1 | (choice[i] & 1)
+                i -= 1
+            if visit(code, 0):
+                limit = 0  # stop: every level now counts as exhausted and unwinds its step
             c = limit  # leaf: go back up
         else:
             c = choice[depth]
         if c >= limit:
             if depth == 0:
-                return
+                return limit == 0
             depth -= 1
             p = sp_piece[depth]
             board[sp_to[depth]] = sp_burn[depth]
@@ -258,6 +301,9 @@ def split_moves(st, colour, total, visit):
             choice[depth] += 1
             continue
         p = movable[c >> 1]
+        if c & 1 and pos[p] != hstart[p]:
+            choice[depth] = c + 1  # the common case, decided without a call
+            continue
         d = split_dest(st, sp, p, c & 1)
         if d < 0:
             choice[depth] = c + 1

@@ -1,8 +1,8 @@
 # A whole game with random (legal) play: deck, deals, the card swap, Zugzwang and passing,
 # round ends and the win. The rules core decides everything; this only plays the hands.
-from shared_rules import layout, cards as _cards, notation
+from shared_rules import layout, cards as _cards, movegen
 from shared_rules.apply import apply
-from shared_rules.move import Move, legal_moves
+from shared_rules.move import Move, count_moves, nth_move
 from shared_rules.rng import Rng
 from shared_rules.state import State
 
@@ -54,7 +54,7 @@ class Table:
 
 
 def playable(st, cards, hand):
-    return [k for k in hand if legal_moves(st, cards, k)]
+    return [k for k in hand if movegen.any_move(st, cards, k)]
 
 
 def play(seed, players=4, max_turns=20000, report=None):
@@ -80,8 +80,7 @@ def play(seed, players=4, max_turns=20000, report=None):
             options = playable(st, cards, hand)
         if options:
             k = options[rng.below(len(options))]
-            ms = legal_moves(st, cards, k)
-            mv = ms[rng.below(len(ms))]
+            mv = nth_move(st, cards, k, rng.below(count_moves(st, cards, k)))
             hand.remove(k)
             table.discard.append(k)
         else:
@@ -109,6 +108,7 @@ def play(seed, players=4, max_turns=20000, report=None):
 
 
 def demo(seed, players, out):
+    from shared_rules import notation
     lay = layout.load()
     cards = _cards.load()
     names = lay.colours

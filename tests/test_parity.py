@@ -58,3 +58,21 @@ def test_colours_in_positions_are_the_protocol_colours():
     for pos in positions_of_a_game(3, 4, every=50):
         assert set(pos["pieces"]) <= set(COLOURS)
         json.dumps(pos)
+
+
+def test_nth_move_walks_the_same_list_as_legal_moves():
+    from shared_rules.move import legal_moves, count_moves, nth_move
+    from shared_rules import layout
+    cards = cards_mod.load()
+    lay = layout.load()
+    checked = 0
+    for pos in positions_of_a_game(5, 4, every=13):
+        st = position.parse(lay, cards, pos)
+        for k in range(len(cards.names)):
+            full = legal_moves(st, cards, k)
+            assert count_moves(st, cards, k) == len(full)
+            for i in range(0, len(full), max(1, len(full) // 5)):
+                m = nth_move(st, cards, k, i)
+                assert (m.a, m.b, m.meet) == (full[i].a, full[i].b, full[i].meet)
+                checked += 1
+    assert checked > 50

@@ -1,0 +1,164 @@
+"""Rules-core benchmark (`make bench`): prints figures, never passes or fails.
+
+Method (../shared/notes/micropython-on-esp32.md): the rules core is compiled to .mpy with
+mpy-cross and run on the MicroPython unix port. Cost is counted in instructions with valgrind's
+callgrind, which repeats exactly on a noisy machine; one call costs count(2 calls) - count(1
+call), which removes start-up. 1 M instructions of this port is about 10 ms on an ESP32 at
+240 MHz (pessimistic 16 ms). Heap: `-X heapsize=NwK` scales by the word size, so N matches a
+32-bit ESP32 heap of N KB; allocation counts come from micropython.mem_total() and are bytes of
+the 64-bit port (about twice the ESP32's for object-heavy data).
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.path.join(ROOT, ".venv", "bin")
+HERE = os.path.dirname(os.path.abspath(__file__))
+MS_PER_MINSTR_240 = 10.0
+MS_PER_MINSTR_PESSIMISTIC = 16.0
+
+
+def build_device_tree(dst):
+    """shared_rules as the device holds it: .mpy files plus the data folder."""
+    src = os.path.join(ROOT, "shared_rules")
+    out = os.path.join(dst, "shared_rules")
+    os.makedirs(os.path.join(out, "data"))
+    for name in sorted(os.listdir(src)):
+        if name.endswith(".py"):
+            subprocess.run([os.path.join(BIN, "mpy-cross"), "-o",
+                            os.path.join(out, name[:-3] + ".mpy"), os.path.join(src, name)],
+                           check=True)
+    for name in os.listdir(os.path.join(src, "data")):
+        shutil.copy(os.path.join(src, "data", name), os.path.join(out, "data", name))
+    for name in ("mp_legal.py", "mp_game.py", "positions.json"):
+        shutil.copy(os.path.join(HERE, name), dst)
+
+
+def run_mp(dst, args, heap_kw=None):
+    cmd = [os.path.join(BIN, "micropython")]
+    if heap_kw:
+        cmd += ["-X", "heapsize=%dwK" % heap_kw]
+    out = subprocess.run(cmd + args, cwd=dst, capture_output=True, text=True, timeout=600)
+    return out.returncode, out.stdout
+
+
+def instructions(dst, args):
+    log = os.path.join(dst, "callgrind.log")
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+           "--log-file=" + log, os.path.join(BIN, "micropython")] + args
+    subprocess.run(cmd, cwd=dst, check=True, capture_output=True, timeout=900)
+    with open(log) as f:
+        for line in f:
+            if "Collected :" in line:
+                return int(line.split(":")[-1].strip().replace(",", ""))
+    raise RuntimeError("callgrind printed no instruction count")
+
+
+def min_heap(dst, args, lo=4, hi=256):
+    """Smallest -X heapsize=NwK (N in KB of a 32-bit heap) the script completes in."""
+    rc, _ = run_mp(dst, args, hi)
+    if rc != 0:
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        rc, _ = run_mp(dst, args, mid)
+        if rc == 0:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def cpython_games_per_second(players, seconds=3.0):
+    sys.path.insert(0, ROOT)
+    from shared_rules import randgame
+    games = 0
+    turns = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        _, n = randgame.play(1000 + games, players)
+        games += 1
+        turns += n
+    dt = time.perf_counter() - t0
+    return games / dt, turns / dt
+
+
+def main():
+    if not shutil.which("valgrind"):
+        sys.exit("bench: valgrind is not installed (Debian package 'valgrind'); `make bench` "
+                 "installs it")
+    dst = tempfile.mkdtemp(prefix="agentboard-bench-")
+    try:
+        build_device_tree(dst)
+        report(dst)
+    finally:
+        shutil.rmtree(dst, ignore_errors=True)
+
+
+HEAP_AFTER_IMPORT = """
+import gc
+gc.collect(); a0 = gc.mem_alloc()
+from shared_rules import layout, cards, state, position, movegen, move, apply
+lay = layout.load(); cs = cards.load()
+gc.collect(); a1 = gc.mem_alloc()
+from shared_rules import randgame
+gc.collect(); a2 = gc.mem_alloc()
+print("rules core %d bytes, random player %d bytes" % (a1 - a0, a2 - a1))
+"""
+
+
+def report(dst):
+    print("Rules core on the MicroPython unix port, loaded as .mpy (mpy-cross)")
+    print()
+    print("1. legal: cost of one call, ESP32 estimate at 240 MHz (targets: worst case "
+          "< 3 M instructions, < 16 KB allocated)")
+    print("%-26s %6s %14s %9s %12s %12s %14s %9s" % (
+        "case", "moves", "instructions", "ESP32 ms", "pessimistic", "alloc bytes",
+        "first move", "ESP32 ms"))
+    cases = json.load(open(os.path.join(HERE, "positions.json")))
+    worst = 0
+    for name in sorted(k for k in cases if not k.startswith("_")):
+        one = instructions(dst, ["mp_legal.py", name, "1"])
+        two = instructions(dst, ["mp_legal.py", name, "2"])
+        cost = two - one
+        worst = max(worst, cost)
+        first = (instructions(dst, ["mp_legal.py", name, "2", "first"])
+                 - instructions(dst, ["mp_legal.py", name, "1", "first"]))
+        rc, out = run_mp(dst, ["mp_legal.py", name, "4"])
+        info = json.loads(out) if rc == 0 else {"moves": "?", "alloc": "?"}
+        print("%-26s %6s %14s %9.1f %12.1f %12s %14s %9.1f" % (
+            name, info["moves"], format(cost, ","), cost / 1e6 * MS_PER_MINSTR_240,
+            cost / 1e6 * MS_PER_MINSTR_PESSIMISTIC, info["alloc"], format(first, ","),
+            first / 1e6 * MS_PER_MINSTR_240))
+    print("worst case, all moves listed: %.2f M instructions = %.1f x the 3 M target"
+          % (worst / 1e6, worst / 3e6))
+    print()
+    rc, out = run_mp(dst, ["-c", HEAP_AFTER_IMPORT])
+    print("2. Heap. Live after import (64-bit port, about half on an ESP32): %s" % out.strip())
+    print("   Peak of one full seeded 4-player game (rules core + the random player):")
+    for seed in (1, 2, 3):
+        n = min_heap(dst, ["mp_game.py", str(seed), "4", "1"])
+        rc, out = run_mp(dst, ["mp_game.py", str(seed), "4", "1"])
+        info = json.loads(out)
+        print("   seed %d: %d turns, completes in -X heapsize=%swK (target 32wK); "
+              "mem_peak %d bytes at the default heap"
+              % (seed, info["turns"], n, info["peak"]))
+    print()
+    print("3. Full random games per second (wall clock on this machine; noisy)")
+    for players in (2, 3, 4):
+        g, t = cpython_games_per_second(players)
+        rc, out = run_mp(dst, ["mp_game.py", "1000", str(players), "20"])
+        info = json.loads(out)
+        mp_g = 20 / (info["ms"] / 1000.0)
+        print("   %d players: CPython %.1f games/s (%.0f turns/s); MicroPython %.1f games/s "
+              "(%.0f turns/s); ratio CPython/MicroPython %.2f"
+              % (players, g, t, mp_g, info["turns"] / (info["ms"] / 1000.0), g / mp_g))
+
+
+if __name__ == "__main__":
+    main()
