@@ -76,14 +76,19 @@ class State:
         return colour == seat or colour == self.mate(seat)
 
     def winners(self):
-        # seats that have won (empty list while the game goes on)
+        # seats that have won (empty list while the game goes on). A reveal can send an
+        # opponent's piece home, so one move may complete both teams: the mover's team, looked
+        # at first, wins then.
+        n = len(self.seats)
+        i = self.seats.index(self.to_move)
+        order = [self.seats[(i + j) % n] for j in range(n)]
         if self.players == 4:
-            for s in self.seats:
+            for s in order:
                 m = self.mate(s)
                 if self.all_home(s) and m >= 0 and self.all_home(m):
                     return [c for c in self.seats if c == s or c == m]
             return []
-        for s in self.seats:
+        for s in order:
             if self.all_home(s):
                 return [s]
         return []

@@ -92,3 +92,21 @@ def test_requests_on_a_won_game_answer_game_over(both):
         req["position"] = won
         ans = both.ask(req)
         assert ans["ok"] is False and ans["error"] == "game_over"
+
+
+def test_a_reveal_can_complete_the_other_team(both):
+    # red moves an undercover blue piece into red's home; revealed, it goes to blue's last
+    # free home space and completes blue + yellow
+    pos = position(red=[30], blue=["h1", "h2", "h3", 60], yellow=["h1", "h2", "h3", "h4"])
+    new, events = applied(both, pos, {"card": "6", "path": [[60, "red:h2"]]})
+    assert events[-1] == {"type": "win", "seats": ["blue", "yellow"]}
+
+
+def test_an_undercover_piece_of_your_own_colour_can_finish_your_team(both):
+    # red's last piece is the undercover one on 60: revealed in red's home it stays (5 steps:
+    # 61, 62, 63, 0, h1) and red + green are complete
+    pos = position(red=["h2", "h3", "h4", 60], green=["h1", "h2", "h3", "h4"],
+                   blue=["h1", "h2", "h3", 30])
+    new, events = applied(both, pos, {"card": "5", "path": [[60, "red:h1"]]})
+    assert of_type(events, "reveal")[0]["outcome"] == "stays"
+    assert events[-1] == {"type": "win", "seats": ["red", "green"]}
