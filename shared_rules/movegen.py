@@ -267,6 +267,13 @@ def split_moves(st, colour, total, visit):
         return False
     origin = sp.origin
     hstart = sp.hstart
+    hentry = sp.hentry
+    nxt = sp.nxt
+    nb = sp.nb
+    lay = st.lay
+    area = bytearray(lay.npieces)
+    for p in range(lay.npieces):
+        area[p] = lay.start_area(p // lay.ppc)
     pos = st.pos
     board = st.board
     sp_piece = bytearray(total)
@@ -301,17 +308,21 @@ def split_moves(st, colour, total, visit):
             choice[depth] += 1
             continue
         p = movable[c >> 1]
-        if c & 1 and pos[p] != hstart[p]:
-            choice[depth] = c + 1  # the common case, decided without a call
-            continue
-        d = split_dest(st, sp, p, c & 1)
-        if d < 0:
-            choice[depth] = c + 1
-            continue
+        cur = pos[p]
+        # where this step would land, from the tables (validity is split_dest's to decide)
+        if c & 1:
+            if cur != hstart[p]:
+                choice[depth] = c + 1
+                continue
+            d = hentry[p]
+        else:
+            if cur >= nb:
+                choice[depth] = c + 1  # burned earlier in this card
+                continue
+            d = nxt[cur]
         # Partial-order reduction: steps of different pieces that touch disjoint locations
         # commute, so of all orders of such steps only the one that lists the piece standing
-        # further back first is generated (lexicographic normal form of the step sequence).
-        cur = pos[p]
+        # further back first is walked (lexicographic normal form of the step sequence).
         key = origin[p]
         i = depth - 1
         canonical = True
@@ -327,16 +338,22 @@ def split_moves(st, colour, total, visit):
                 canonical = False
                 break
             i -= 1
-        if not canonical:
+        if not canonical or split_dest(st, sp, p, c & 1) < 0:
             choice[depth] = c + 1
             continue
+        # take the step in place (undone above when the walk comes back)
+        q = board[d]
+        if q:
+            pos[q - 1] = area[q - 1]  # burned: back to its start area
+        board[cur] = 0
+        board[d] = p + 1
+        pos[p] = d
         sp_piece[depth] = p
         sp_from[depth] = cur
         sp_to[depth] = d
-        sp_burn[depth] = split_step(st, p, d) + 1
+        sp_burn[depth] = q
         depth += 1
         choice[depth] = 0
-        choice[depth - 1] = c
 
 
 def split_code_steps(code, total):
