@@ -15,3 +15,17 @@ def data_dir():
 def load(name):
     with open(data_dir() + "/" + name) as f:
         return json.load(f)
+
+
+_cache = {}
+
+
+def cached(kind, name):
+    """kind(parsed data file `name`.json), built once per name: layouts and card tables are
+    shared by every position, so a device holds one copy."""
+    key = (kind, name)
+    obj = _cache.get(key)
+    if obj is None:
+        obj = kind(load(name + ".json"))
+        _cache[key] = obj
+    return obj

@@ -34,12 +34,5 @@ class Cards:
             self.deck.append((name, deck.get(name, 0)))
 
 
-_cache = {}
-
-
 def load(name="agent-dog-cards"):
-    c = _cache.get(name)
-    if c is None:
-        c = Cards(_data.load(name + ".json"))
-        _cache[name] = c
-    return c
+    return _data.cached(Cards, name)

@@ -120,12 +120,5 @@ class Layout:
         return "start"
 
 
-_cache = {}
-
-
 def load(name="agent-dog-4"):
-    lay = _cache.get(name)
-    if lay is None:
-        lay = Layout(_data.load(name + ".json"))
-        _cache[name] = lay
-    return lay
+    return _data.cached(Layout, name)
