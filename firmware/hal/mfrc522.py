@@ -1,0 +1,239 @@
+# NXP MFRC522 over SPI: enough of the chip to find an ISO/IEC 14443 type A card and read its
+# UID (NTAG213 stickers: 7 bytes, two cascade levels). Registers and bits from the MFRC522
+# datasheet (rev. 3.9); frames from ISO/IEC 14443-3.
+#
+# CardReader turns polls into events: a card is reported once per placement (a card held still
+# is woken with WUPA, read and halted again at every poll, but not reported again), removal
+# after `miss_limit` empty polls, two cards on the reader as a collision. A frame that fails
+# its BCC or CRC_A check, or any receive error, is an error for that poll, never a UID.
+
+COMMAND = 0x01
+COM_IRQ = 0x04
+ERROR = 0x06
+FIFO_DATA = 0x09
+FIFO_LEVEL = 0x0A
+CONTROL = 0x0C
+BIT_FRAMING = 0x0D
+COLL = 0x0E
+MODE = 0x11
+TX_CONTROL = 0x14
+TX_ASK = 0x15
+T_MODE = 0x2A
+T_PRESCALER = 0x2B
+T_RELOAD_H = 0x2C
+T_RELOAD_L = 0x2D
+VERSION = 0x37
+
+CMD_IDLE = 0x00
+CMD_TRANSCEIVE = 0x0C
+CMD_SOFT_RESET = 0x0F
+
+OK = 0
+NO_CARD = 1
+ERR = 2
+COLLISION = 3
+
+REQA = 0x26
+WUPA = 0x52
+HLTA = 0x50
+CL1 = 0x93
+CL2 = 0x95
+CT = 0x88  # cascade tag: more UID bytes follow at the next level
+
+
+def crc_a(data, n=-1):
+    """ISO/IEC 14443-3 CRC_A over data[:n]: (low byte, high byte)."""
+    crc = 0x6363
+    if n < 0:
+        n = len(data)
+    for j in range(n):
+        b = data[j] ^ (crc & 0xFF)
+        b = (b ^ (b << 4)) & 0xFF
+        crc = (crc >> 8) ^ (b << 8) ^ (b << 3) ^ (b >> 4)
+    return crc & 0xFF, (crc >> 8) & 0xFF
+
+
+class MFRC522:
+    def __init__(self, spi, cs, rst):
+        self.spi = spi
+        self.cs = cs
+        self.rst = rst
+        self._w = bytearray(2)
+        self._r = bytearray(2)
+        self.frame = bytearray(9)
+        self.rx = bytearray(16)
+        self.rx_len = 0
+        cs.value(1)
+        rst.value(0)
+        rst.value(1)
+        self.init()
+
+    def write(self, reg, val):
+        w = self._w
+        w[0] = (reg << 1) & 0x7E
+        w[1] = val
+        self.cs.value(0)
+        self.spi.write(w)
+        self.cs.value(1)
+
+    def read(self, reg):
+        w = self._w
+        w[0] = ((reg << 1) & 0x7E) | 0x80
+        w[1] = 0
+        self.cs.value(0)
+        self.spi.write_readinto(w, self._r)
+        self.cs.value(1)
+        return self._r[1]
+
+    def init(self):
+        self.write(COMMAND, CMD_SOFT_RESET)
+        # timer: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 60 ticks = 1.5 ms, started after each
+        # transmission (TAuto): a tag answers within about 0.1 ms, so no poll blocks for long
+        self.write(T_MODE, 0x80)
+        self.write(T_PRESCALER, 0xA9)
+        self.write(T_RELOAD_H, 0x00)
+        self.write(T_RELOAD_L, 60)
+        self.write(TX_ASK, 0x40)   # 100 % ASK modulation, as type A needs
+        self.write(MODE, 0x3D)     # CRC preset 0x6363
+        self.write(TX_CONTROL, self.read(TX_CONTROL) | 0x03)  # antenna on
+
+    def version(self):
+        return self.read(VERSION)
+
+    def transceive(self, n, last_bits=0):
+        """Sends self.frame[:n]; the answer lands in self.rx[:self.rx_len]. Returns a status."""
+        self.write(COMMAND, CMD_IDLE)
+        self.write(COM_IRQ, 0x7F)        # clear every interrupt request bit
+        self.write(FIFO_LEVEL, 0x80)     # flush the FIFO
+        for j in range(n):
+            self.write(FIFO_DATA, self.frame[j])
+        self.write(COMMAND, CMD_TRANSCEIVE)
+        self.write(BIT_FRAMING, 0x80 | last_bits)  # StartSend
+        irq = 0
+        for _ in range(200):
+            irq = self.read(COM_IRQ)
+            if irq & 0x31:  # RxIRq, IdleIRq or TimerIRq
+                break
+        self.write(BIT_FRAMING, 0)
+        if not irq & 0x30:
+            return NO_CARD  # timer ran out: nothing answered
+        err = self.read(ERROR)
+        if err & 0x08:
+            return COLLISION
+        if err & 0x17:  # buffer overflow, CRC, parity or protocol error
+            return ERR
+        k = self.read(FIFO_LEVEL)
+        if k > len(self.rx):
+            return ERR
+        for j in range(k):
+            self.rx[j] = self.read(FIFO_DATA)
+        self.rx_len = k
+        return OK
+
+    def wake(self):
+        """WUPA (7-bit frame): wakes idle and halted cards. OK when an ATQA came back."""
+        self.frame[0] = WUPA
+        st = self.transceive(1, 7)
+        if st == OK and self.rx_len != 2:
+            return ERR
+        return st
+
+    def level(self, cl, uid, at):
+        """Anticollision and select at one cascade level; UID bytes go to uid[at:]. Returns
+        (status, bytes added)."""
+        f = self.frame
+        f[0] = cl
+        f[1] = 0x20
+        st = self.transceive(2)
+        if st != OK:
+            return st, 0
+        rx = self.rx
+        if self.rx_len != 5 or rx[0] ^ rx[1] ^ rx[2] ^ rx[3] ^ rx[4]:
+            return ERR, 0  # BCC wrong: a corrupted frame
+        f[1] = 0x70
+        for j in range(5):
+            f[2 + j] = rx[j]
+        f[7], f[8] = crc_a(f, 7)
+        st = self.transceive(9)
+        if st != OK:
+            return st, 0
+        if self.rx_len != 3 or crc_a(self.rx, 1) != (self.rx[1], self.rx[2]):
+            return ERR, 0  # SAK with a bad CRC_A
+        sak = self.rx[0]
+        if f[2] == CT:
+            for j in range(3):
+                uid[at + j] = f[3 + j]
+            return (OK if sak & 0x04 else ERR), 3
+        for j in range(4):
+            uid[at + j] = f[2 + j]
+        return (ERR if sak & 0x04 else OK), 4
+
+    def halt(self):
+        f = self.frame
+        f[0] = HLTA
+        f[1] = 0
+        f[2], f[3] = crc_a(f, 2)
+        self.transceive(4)  # a halted card does not answer: NO_CARD is the expected outcome
+
+    def read_uid(self, uid):
+        """Reads one card's UID into uid (10 bytes room). Returns (status, length)."""
+        st = self.wake()
+        if st != OK:
+            return st, 0
+        n = 0
+        for cl in (CL1, CL2, 0x97):
+            st, k = self.level(cl, uid, n)
+            if st == COLLISION or st == ERR or st == NO_CARD:
+                return st, 0
+            n += k
+            if k == 4:
+                self.halt()
+                return OK, n
+        return ERR, 0
+
+
+CARD = 1
+REMOVED = 2
+TWO_CARDS = 3
+
+
+class CardReader:
+    def __init__(self, chip, miss_limit=3):
+        self.chip = chip
+        self.miss_limit = miss_limit
+        self.buf = bytearray(10)
+        self.uid = b""  # the card on the reader, b"" for none
+        self.misses = 0
+        self.collided = False
+        self.errors = 0
+
+    def poll(self):
+        """One look at the reader: CARD (self.uid), REMOVED, TWO_CARDS, or 0 for nothing new."""
+        st, n = self.chip.read_uid(self.buf)
+        if st == OK:
+            self.misses = 0
+            self.collided = False
+            if self.uid != self.buf[:n]:
+                self.uid = bytes(self.buf[:n])
+                return CARD
+            return 0
+        if st == COLLISION:
+            self.misses = 0
+            if not self.collided:
+                self.collided = True
+                return TWO_CARDS
+            return 0
+        if st == ERR:
+            self.errors += 1  # a corrupted frame: try again at the next poll, never guess
+            return 0
+        # nothing answered: tags left in READY by a collision or a corrupted frame fall back to
+        # IDLE and stay silent for one poll, so only miss_limit empty polls in a row count
+        if self.uid or self.collided:
+            self.misses += 1
+            if self.misses >= self.miss_limit:
+                self.misses = 0
+                self.collided = False
+                if self.uid:
+                    self.uid = b""
+                    return REMOVED
+        return 0

@@ -1,0 +1,120 @@
+# Hall-sensor scanner: drives the 74HC4067 select lines, reads every channel of every mux on
+# ADC1, and classifies each location as empty, upright or upside-down against its calibrated
+# thresholds, with hysteresis. A class is reported only after it held for `stable` scans in a
+# row, so a piece slid across spaces (about 50 ms over each, i.e. two or three scans at 50
+# scans/s) never registers on the spaces in between. A reading outside the sensor's possible
+# output range is reported as FAULT for that location, never guessed into a class.
+#
+# No allocation in scan(): every buffer is made here, once.
+from array import array
+
+EMPTY = 0
+UP = 1
+DOWN = 2
+FAULT = 3
+NAMES = ("empty", "upright", "upside_down", "fault")
+
+# channels in Gray-code order: one select line changes per step (16 pin writes per scan, not 64)
+GRAY = bytes([k ^ (k >> 1) for k in range(16)])
+GRAY_BIT = bytes([3, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0])  # the line that changes
+
+
+class Scanner:
+    def __init__(self, select_pins, adcs, sensor_of, calib, stable=4, fault_scans=6):
+        """select_pins: S0..S3; adcs: one ADC per mux; sensor_of[ch * len(adcs) + mux] is the
+        sensor index wired there (-1: none); calib: thresholds (hal.calibration)."""
+        self.sel = select_pins
+        self.reads = [a.read_u16 for a in adcs]
+        self.nmux = len(adcs)
+        self.sensor_of = array("h", sensor_of)
+        n = calib.n
+        self.n = n
+        self.stable = stable
+        self.fault_scans = fault_scans
+        self.raw = array("H", [0] * n)
+        self.state = bytearray(n)
+        self.cand = bytearray(n)
+        self.count = bytearray(n)
+        self.changed = bytearray(n)  # indices of sensors whose class changed in the last scan
+        self.nchanged = 0
+        self.scans = 0
+        self.use(calib)
+        for b in range(4):
+            select_pins[b].value((GRAY[15] >> b) & 1)  # where the Gray cycle ends and begins
+
+    def use(self, calib):
+        self.up_on = calib.up_on
+        self.up_off = calib.up_off
+        self.dn_on = calib.dn_on
+        self.dn_off = calib.dn_off
+        self.lo = calib.fault_lo
+        self.hi = calib.fault_hi
+        self._passes = self._run()  # picks up the new thresholds
+
+    def scan(self):
+        """One pass over every sensor. Returns how many locations changed class; their
+        indices are self.changed[:n] and their classes self.state[i]."""
+        return next(self._passes)
+
+    def _run(self):
+        # A generator, so that its frame (too big for MicroPython's C stack, so an ordinary
+        # call would put it on the heap every time) is made once; each pass allocates nothing.
+        sel = self.sel
+        reads = self.reads
+        nmux = self.nmux
+        sensor_of = self.sensor_of
+        raw = self.raw
+        state = self.state
+        cand = self.cand
+        count = self.count
+        up_on = self.up_on
+        up_off = self.up_off
+        dn_on = self.dn_on
+        dn_off = self.dn_off
+        lo = self.lo
+        hi = self.hi
+        changed = self.changed
+        stable = self.stable
+        fault_scans = self.fault_scans
+        while True:
+            nch = 0
+            for k in range(16):
+                b = GRAY_BIT[k]
+                sel[b].value((GRAY[k] >> b) & 1)
+                base = GRAY[k] * nmux
+                for m in range(nmux):
+                    i = sensor_of[base + m]
+                    r = reads[m]()
+                    if i < 0:
+                        continue
+                    raw[i] = r
+                    s = state[i]
+                    if r < lo or r > hi:
+                        c = FAULT
+                    elif r > (up_off[i] if s == UP else up_on[i]):
+                        c = UP
+                    elif r < (dn_off[i] if s == DOWN else dn_on[i]):
+                        c = DOWN
+                    else:
+                        c = EMPTY
+                    if c == s:
+                        count[i] = 0
+                        continue
+                    if c != cand[i]:
+                        cand[i] = c
+                        count[i] = 1
+                    else:
+                        count[i] += 1
+                    if count[i] >= (fault_scans if c == FAULT else stable):
+                        state[i] = c
+                        count[i] = 0
+                        changed[nch] = i
+                        nch += 1
+            self.nchanged = nch
+            self.scans += 1
+            yield nch
+
+    def settle(self, scans):
+        """Scan until the classes are the steady ones (start-up: nothing reported before)."""
+        for _ in range(scans):
+            self.scan()

@@ -1,0 +1,311 @@
+# The physical board, simulated: pieces with magnets over hall sensors, the multiplexers routed
+# by the select lines the firmware actually drives, the ADC, an MFRC522 with NTAG stickers in
+# its field, the LED strip, two buttons and a buzzer, all on one board clock.
+#
+# This module runs inside the MicroPython process next to the unmodified firmware (the
+# stand-ins in device/ call into it), and under CPython for tools. Time only moves when the
+# device spends it: an ADC conversion, an SPI byte, a sleep. That makes runs deterministic
+# for a seed and lets a whole game play in seconds.
+import json
+
+from shared_rules.rng import Rng
+from host_tools.sim.nfc_chip import Mfrc522, Tag
+
+
+def _root():
+    try:
+        here = __file__
+    except NameError:
+        return "."
+    cut = here.rfind("host_tools/sim/world")
+    if cut <= 0:
+        return "."
+    return here[:cut].rstrip("/") or "."
+
+
+ROOT = _root()
+
+
+def load_json(rel):
+    with open(ROOT + "/" + rel) as f:
+        return json.load(f)
+
+
+COLOURS = ("red", "blue", "green", "yellow")
+FAULTS = ("noise", "dead_sensor", "stuck_sensor", "nfc_crc")
+
+_current = [None]
+
+
+def current():
+    """The world the device stand-ins talk to (created on first use)."""
+    if _current[0] is None:
+        World()
+    return _current[0]
+
+
+class SimError(Exception):
+    """A request the physical world cannot carry out (no piece there, not held, ...)."""
+
+
+class World:
+    def __init__(self, seed=1):
+        _current[0] = self
+        self.rng = Rng(seed)
+        self.phys = load_json("host_tools/sim/data/physics.json")
+        self.pins = load_json("hardware/pins.json")
+        sensors = load_json("hardware/sensors.json")["sensors"]
+        self.leds_map = load_json("hardware/leds.json")["leds"]
+        self.clock_us = 0
+        self.cpu_hz = 160000000  # MicroPython's ESP32 firmware boots at 160 MHz
+        self.locs = [s["loc"] for s in sensors]
+        self.index = {}
+        for i in range(len(self.locs)):
+            self.index[self.locs[i]] = i
+        self.sensor_at = [[-1] * 16 for _ in self.pins["mux"]["adc"]]
+        for i in range(len(sensors)):
+            self.sensor_at[sensors[i]["mux"]][sensors[i]["channel"]] = i
+        holes = load_json("shared_rules/data/agent-dog-4.json")["holes"]
+        field = self.phys["field_mt"]
+        self.field = []
+        for loc in self.locs:
+            if ":" in loc:
+                self.field.append(field["home"] if ":h" in loc else field["start_area"])
+            else:
+                self.field.append(field["hole"] if int(loc) in holes else field["space"])
+        # per-sensor manufacturing spread, fixed by the seed
+        n = len(self.locs)
+        self.offset_v = [self._gauss() * self.phys["quiescent_offset_sigma_mv"] / 1000.0
+                         for _ in range(n)]
+        tol = self.phys["sensitivity_tolerance"]
+        self.sens = [self.phys["sensitivity_mv_per_mt"] / 1000.0 * (1.0 + tol * self._gauss())
+                     for _ in range(n)]
+        # pieces: name -> [sensor index or -1 while held, upside down]
+        self.pieces = {}
+        self.on = [None] * n  # sensor index -> piece name
+        for c in COLOURS:
+            for k in range(1, 5):
+                self.pieces["%s-%d" % (c, k)] = [-1, False]
+                self._put("%s-%d" % (c, k), self.index["%s:s%d" % (c, k)], False)
+        self.select = 0
+        self.select_bits = {}
+        sel = self.pins["mux"]["select"]
+        for b in range(len(sel)):
+            self.select_bits[sel[b]] = b
+        self.adc_mux = {}
+        adc = self.pins["mux"]["adc"]
+        for m in range(len(adc)):
+            self.adc_mux[adc[m]] = m
+        self.faults = []  # [kind, sensor index or -1, until_us, stuck reading]
+        self.last_read = [0] * n
+        self.schedule = []  # [time_us, seq, callable, args]
+        self._seq = 0
+        self.buttons = {}  # gpio -> pressed
+        self.button_pins = {}
+        for name in ("confirm", "back"):
+            self.button_pins[self.pins["buttons"][name]] = name
+            self.buttons[name] = False
+        self.led_colours = {}
+        self.led_writes = 0
+        self.buzzer = []  # (time_us, freq, duty) as the firmware set them
+        self.nfc = Mfrc522(self)
+        self.tags = []
+        self.adc_reads = 0
+
+    # -- board time --------------------------------------------------------------------
+    def advance_us(self, us):
+        end = self.clock_us + us
+        while self.schedule and self.schedule[0][0] <= end:
+            ev = self.schedule.pop(0)
+            if ev[0] > self.clock_us:
+                self.clock_us = ev[0]
+            ev[2](*ev[3])
+        self.clock_us = end
+
+    def at_time(self, t_us, fn, *args):
+        self._seq += 1
+        self.schedule.append([t_us, self._seq, fn, args])
+        self.schedule.sort(key=lambda e: (e[0], e[1]))
+
+    def _gauss(self):
+        r = self.rng
+        return (r.below(1000) + r.below(1000) + r.below(1000) + r.below(1000) - 1998) / 577.0
+
+    # -- physics -------------------------------------------------------------------------
+    def volts(self, i):
+        """What sensor i puts out now, before the multiplexer."""
+        vcc = self.phys["vcc"]
+        b = 0.0
+        name = self.on[i]
+        if name is not None:
+            b = -self.field[i] if self.pieces[name][1] else self.field[i]
+        v = vcc / 2 + self.offset_v[i] + self.sens[i] * b
+        v += self._gauss() * self.phys["noise_sigma_mv"] / 1000.0
+        lo = self.phys["output_min_v"]
+        hi = self.phys["output_max_v"]
+        return lo if v < lo else hi if v > hi else v
+
+    def adc_u16(self, gpio):
+        """One ADC conversion on pin gpio: the sensor the select lines route to that mux."""
+        self.advance_us(self.phys["adc_conversion_us"])
+        self.adc_reads += 1
+        m = self.adc_mux.get(gpio)
+        if m is None:
+            return 0
+        i = self.sensor_at[m][self.select]
+        if i < 0:
+            v = self.phys["dead_sensor_v"]
+        else:
+            v = self.volts(i)
+            for f in self.faults:
+                if f[1] == i and f[2] > self.clock_us:
+                    if f[0] == "dead_sensor":
+                        v = self.phys["dead_sensor_v"]
+                    elif f[0] == "noise":
+                        v = self.rng.below(3300) / 1000.0
+                    elif f[0] == "stuck_sensor":
+                        return f[3]
+        fs = self.phys["adc_full_scale_v"]
+        raw = 0 if v < self.phys["adc_min_v"] else int(v / fs * 4095 + 0.5)
+        raw = 4095 if raw > 4095 else raw
+        u16 = raw << 4 | raw >> 8
+        if i >= 0:
+            self.last_read[i] = u16
+        return u16
+
+    # -- pins ----------------------------------------------------------------------------
+    def pin_out(self, gpio, value):
+        b = self.select_bits.get(gpio)
+        if b is not None:
+            if value:
+                self.select |= 1 << b
+            else:
+                self.select &= ~(1 << b)
+            return
+        self.nfc.pin(gpio, value)
+
+    def pin_in(self, gpio):
+        name = self.button_pins.get(gpio)
+        if name is not None:
+            return 0 if self.buttons[name] else 1  # buttons pull up, pressed reads low
+        return 0
+
+    def led_write(self, buf, order, bpp):
+        n = len(buf) // bpp
+        self.advance_us(self.phys["led_write_us_per_led"] * n)
+        self.led_writes += 1
+        for i in range(min(n, len(self.leds_map))):
+            px = buf[i * bpp:(i + 1) * bpp]
+            self.led_colours[self.leds_map[i]] = [px[order[0]], px[order[1]], px[order[2]]]
+
+    # -- the world API: hands on the board -------------------------------------------------
+    def _loc(self, at):
+        at = str(at)
+        i = self.index.get(at, -1)
+        if i < 0:
+            raise SimError("%s is not a board location" % at)
+        return i
+
+    def _put(self, name, i, upside_down):
+        p = self.pieces[name]
+        if p[0] >= 0:
+            self.on[p[0]] = None
+        p[0] = i
+        p[1] = upside_down
+        if i >= 0:
+            self.on[i] = name
+
+    def lift(self, at):
+        i = self._loc(at)
+        name = self.on[i]
+        if name is None:
+            raise SimError("there is no piece on %s" % at)
+        self._put(name, -1, self.pieces[name][1])
+        return name
+
+    def place(self, piece, at, upside_down=False):
+        p = self.pieces.get(piece)
+        if p is None:
+            raise SimError("%s is not a piece (red-1 .. yellow-4)" % piece)
+        if p[0] >= 0:
+            raise SimError("%s is on %s, not in a hand: lift it first" % (piece, self.locs[p[0]]))
+        i = self._loc(at)
+        if self.on[i] is not None:
+            raise SimError("%s is already on %s" % (self.on[i], at))
+        self._put(piece, i, bool(upside_down))
+
+    def flip(self, at):
+        i = self._loc(at)
+        name = self.on[i]
+        if name is None:
+            raise SimError("there is no piece on %s to turn over" % at)
+        self.pieces[name][1] = not self.pieces[name][1]
+
+    def slide(self, piece, path, upside_down=False):
+        """Moves a held piece across path (about 50 ms over each location, occupied ones
+        passed over) and leaves it on the last. Returns the board time it will land."""
+        p = self.pieces.get(piece)
+        if p is None or p[0] >= 0:
+            raise SimError("%s is not held: lift it first" % piece)
+        idx = [self._loc(a) for a in path]
+        if not idx:
+            raise SimError("slide needs a path")
+        if self.on[idx[-1]] is not None:
+            raise SimError("%s is already on %s" % (self.on[idx[-1]], path[-1]))
+        step = self.phys["slide_ms_per_location"] * 1000
+        t = self.clock_us
+        for j in range(len(idx)):
+            i = idx[j]
+            if j < len(idx) - 1 and self.on[i] is not None:
+                continue  # passed over another piece: its sensor barely changes
+            self.at_time(t, self._hover, piece, i, bool(upside_down))
+            t += step
+        self.at_time(t - step, self._land, piece, idx[-1], bool(upside_down))
+        return t - step
+
+    def _hover(self, piece, i, upside_down):
+        if self.on[i] is None or self.on[i] == piece:
+            self._put(piece, i, upside_down)
+
+    def _land(self, piece, i, upside_down):
+        self._put(piece, i, upside_down)
+
+    def card(self, uid):
+        """Holds a card with that 7-byte UID (bytes or hex) on the reader until card_off."""
+        if type(uid) is str:
+            uid = bytes([int(uid[j:j + 2], 16) for j in range(0, len(uid), 2)])
+        if len(uid) != 7:
+            raise SimError("an NTAG213 UID has 7 bytes")
+        self.tags.append(Tag(uid))
+
+    def card_off(self):
+        self.tags = []
+
+    def press(self, button, ms=100):
+        if button not in self.buttons:
+            raise SimError("buttons are confirm and back")
+        self.buttons[button] = True
+        self.at_time(self.clock_us + int(ms) * 1000, self._release, button)
+
+    def _release(self, button):
+        self.buttons[button] = False
+
+    def fault(self, kind, at=None, ms=1000):
+        if kind not in FAULTS:
+            raise SimError("faults are %s" % ", ".join(FAULTS))
+        i = -1 if kind == "nfc_crc" else self._loc(at)
+        stuck = self.last_read[i] if i >= 0 else 0
+        self.faults.append([kind, i, self.clock_us + int(ms) * 1000, stuck])
+
+    def nfc_corrupt(self):
+        for f in self.faults:
+            if f[0] == "nfc_crc" and f[2] > self.clock_us:
+                return True
+        return False
+
+    def world(self):
+        out = {}
+        for name in self.pieces:
+            p = self.pieces[name]
+            out[name] = {"at": self.locs[p[0]] if p[0] >= 0 else None, "upside_down": p[1]}
+        return out

@@ -1,0 +1,85 @@
+# Calibration: measured baselines and swings, thresholds, and the round trip through flash.
+import json
+import os
+
+from simboard import fresh, scan_for, state_of, check
+from firmware.hal import calibration
+
+SCRATCH = "/tmp"
+
+
+def test_baseline_follows_each_sensors_own_offset():
+    w, b = fresh(1)
+    # move every piece off the board's sensors: hold them all
+    for c in ("red", "blue", "green", "yellow"):
+        for k in range(1, 5):
+            w.lift("%s:s%d" % (c, k))
+    calibration.measure_baseline(b.scanner, b.calib, 16)
+    for i in range(96):
+        v = w.phys["vcc"] / 2 + w.offset_v[i]
+        expect = int(v / w.phys["adc_full_scale_v"] * 65535)
+        # averaging 16 readings with 4 mV noise: within about 2 mV (43 counts) of the truth
+        check(abs(b.calib.base[i] - expect) < 120, "sensor %d: %d vs %d" % (
+            i, b.calib.base[i], expect))
+
+
+def test_piece_swings_set_the_thresholds_and_flag_weak_sensors():
+    w, b = fresh(2)
+    cal = b.calib
+    cal.set_piece(3, cal.base[3] + 9000, cal.base[3] - 9000)
+    check(cal.up_on[3] == cal.base[3] + 4500 and cal.up_off[3] == cal.base[3] + 2700,
+          "thresholds %d %d" % (cal.up_on[3], cal.up_off[3]))
+    cal.set_piece(4, cal.base[4] + 1500, cal.base[4] - 9000)
+    check(cal.weak() == [4], "weak %r" % (cal.weak(),))
+
+
+def test_round_trip_through_the_device_file():
+    w, b = fresh(3)
+    cal = b.calib
+    for i in range(0, 96, 7):
+        cal.set_piece(i, cal.base[i] + 8000 + i, cal.base[i] - 8100 - i)
+    path = SCRATCH + "/calib.json"
+    cal.save(path)
+    again = calibration.load(path, 96)
+    check(list(again.base) == list(cal.base) and list(again.up) == list(cal.up) and
+          list(again.down) == list(cal.down), "values changed")
+    check(list(again.up_on) == list(cal.up_on), "thresholds changed")
+    check("calib.json.tmp" not in os.listdir(SCRATCH), "temporary file left behind")
+
+
+def test_the_board_uses_a_stored_calibration_at_start():
+    w, b = fresh(4, SCRATCH)
+    b.calib.set_piece(10, b.calib.base[10] + 7000, b.calib.base[10] - 7000)
+    b.save_calibration()
+    w2, b2 = fresh(4, SCRATCH)
+    check(b2.calibrated and b2.calib.up[10] == b.calib.up[10], "not loaded")
+    os.remove(SCRATCH + "/calib.json")
+
+
+def test_missing_and_broken_files_are_told_apart():
+    check(calibration.load(SCRATCH + "/none.json", 96) is None, "missing file")
+    bad = SCRATCH + "/bad.json"
+    for text, why in (("{not json", "not JSON"), (json.dumps({"format": "x"}), "not an agentboard"),
+                      (json.dumps({"format": calibration.FORMAT, "n": 95}), "95"),
+                      (json.dumps({"format": calibration.FORMAT, "n": 96, "base": [1] * 96,
+                                   "up": [1] * 96, "down": [-1] + [0] * 95,
+                                   "fault_lo": 1, "fault_hi": 2}), "down[0]")):
+        with open(bad, "w") as f:
+            f.write(text)
+        try:
+            calibration.load(bad, 96)
+            raise AssertionError("accepted %s" % text)
+        except ValueError as e:
+            check(why in str(e), "message %r lacks %r" % (str(e), why))
+
+
+def test_a_broken_calibration_file_is_reported_not_replaced():
+    with open(SCRATCH + "/calib.json", "w") as f:
+        f.write("{broken")
+    w, b = fresh(5, SCRATCH)
+    check(not b.calibrated and "not JSON" in b.calib_error, "error %r" % (b.calib_error,))
+    with open(SCRATCH + "/calib.json") as f:
+        check(f.read() == "{broken", "the file was overwritten")
+    os.remove(SCRATCH + "/calib.json")
+    scan_for(b, 200)
+    check(state_of(b, "red:s1") == "upright", "nominal thresholds do not work")

@@ -1,0 +1,106 @@
+# LED strip (brightness, current limiter, changed-bytes writes), buttons and buzzer.
+import time
+
+from simboard import fresh, check
+from firmware.hal.buttons import PRESS, RELEASE, HOLD
+
+SCRATCH = "/tmp"
+
+
+def strip_ma(w, b):
+    # the limiter's own model applied to what the strip really received
+    total = 0
+    for rgb in w.led_colours.values():
+        total += rgb[0] + rgb[1] + rgb[2]
+    p = b.pins["power"]
+    return total * p["led_ma_per_channel"] // 255 + len(w.led_colours) * p["led_idle_ma"]
+
+
+def test_colours_reach_the_strip_scaled_by_brightness():
+    w, b = fresh(1)
+    s = b.leds
+    s.brightness = 128
+    s.set(b.led_index("5"), 255, 0, 0)
+    s.set(b.led_index("seat:blue"), 0, 0, 200)
+    s.show()
+    check(w.led_colours["5"] == [128, 0, 0], "space 5 shows %r" % (w.led_colours["5"],))
+    check(w.led_colours["seat:blue"] == [0, 0, 100], "seat %r" % (w.led_colours["seat:blue"],))
+    check(w.led_colours["6"] == [0, 0, 0], "space 6 lit")
+
+
+def test_limiter_keeps_a_full_white_board_under_budget():
+    w, b = fresh(2)
+    s = b.leds
+    s.brightness = 255
+    for i in range(s.n):
+        s.set(i, 255, 255, 255)
+    est = s.show()
+    budget = b.pins["power"]["led_budget_ma"]
+    check(est <= budget, "estimate %d mA over %d" % (est, budget))
+    check(strip_ma(w, b) <= budget, "strip draws %d mA" % strip_ma(w, b))
+    check(strip_ma(w, b) > budget * 0.9, "over-dimmed to %d mA" % strip_ma(w, b))
+    r, g, bl = w.led_colours["0"]
+    check(r == g == bl, "hue changed: %r" % ([r, g, bl],))
+
+
+def test_a_hint_scene_is_not_dimmed():
+    w, b = fresh(3)
+    s = b.leds
+    for i in range(24):
+        s.set(i, 0, 255, 0)
+    s.set(30, 255, 160, 0)
+    s.show()
+    check(s.scale == 255, "limited to %d/255" % s.scale)
+    want = 255 * s.brightness // 255
+    check(w.led_colours["3"] == [0, want, 0], "hint shows %r" % (w.led_colours["3"],))
+
+
+def test_show_writes_only_when_something_changed():
+    w, b = fresh(4)
+    s = b.leds
+    s.set(7, 10, 20, 30)
+    s.show()
+    n = w.led_writes
+    s.show()
+    check(w.led_writes == n, "an unchanged frame was sent")
+    before = bytes(b.leds.np.buf)
+    s.set(9, 0, 255, 0)
+    s.show()
+    after = bytes(b.leds.np.buf)
+    diff = [j for j in range(len(before)) if before[j] != after[j]]
+    check(diff and min(diff) >= 27 and max(diff) < 30, "bytes changed: %r" % (diff,))
+    check(w.led_writes == n + 1, "the change was not sent")
+
+
+def poll_for(button, ms, step=10):
+    out = []
+    for _ in range(ms // step):
+        ev = button.poll(step)
+        if ev:
+            out.append(ev)
+        time.sleep_ms(step)
+    return out
+
+
+def test_button_press_and_release_are_debounced():
+    w, b = fresh(5)
+    w.press("confirm", 150)
+    check(poll_for(b.confirm, 400) == [PRESS, RELEASE], "press")
+    w.press("confirm", 15)  # a bounce shorter than three polls
+    check(poll_for(b.confirm, 200) == [], "bounce reported")
+
+
+def test_holding_back_two_seconds_is_one_hold():
+    w, b = fresh(6)
+    w.press("back", 2500)
+    got = poll_for(b.back, 3000)
+    check(got == [PRESS, HOLD, RELEASE], "hold: %r" % (got,))
+
+
+def test_buzzer_plays_a_pattern_without_blocking():
+    w, b = fresh(7)
+    b.buzzer.play("accept")
+    check(w.buzzer[-1][1] == 1760 and w.buzzer[-1][2] > 0, "not sounding: %r" % (w.buzzer[-1],))
+    for _ in range(10):
+        b.buzzer.tick(10)
+    check(w.buzzer[-1][2] == 0 and not b.buzzer.busy(), "still sounding: %r" % (w.buzzer[-1],))

@@ -1,0 +1,40 @@
+# Helpers for MicroPython-side tests: a fresh simulated world and the firmware's Board on it.
+import time
+
+from host_tools.sim.world import World
+from firmware.board import Board
+from firmware.hal.scanner import NAMES
+
+SCAN_MS = 20  # 50 scans per second, the firmware's rate
+
+
+def fresh(seed=1, data_dir="/tmp"):
+    w = World(seed)
+    b = Board(config_dir="hardware", data_dir=data_dir)
+    return w, b
+
+
+def scan_for(board, ms, log=None):
+    """Scans at the firmware's rate for `ms` of board time; returns [(location, class)]."""
+    seen = [] if log is None else log
+    end = time.ticks_add(time.ticks_ms(), ms)
+    sc = board.scanner
+    while time.ticks_diff(end, time.ticks_ms()) > 0:
+        t0 = time.ticks_ms()
+        n = sc.scan()
+        for j in range(n):
+            i = sc.changed[j]
+            seen.append((board.locations[i], NAMES[sc.state[i]]))
+        spent = time.ticks_diff(time.ticks_ms(), t0)
+        if spent < SCAN_MS:
+            time.sleep_ms(SCAN_MS - spent)
+    return seen
+
+
+def state_of(board, loc):
+    return NAMES[board.scanner.state[board.index[loc]]]
+
+
+def check(cond, msg):
+    if not cond:
+        raise AssertionError(msg)
