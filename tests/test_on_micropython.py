@@ -22,9 +22,10 @@ def run_module(mod):
                              capture_output=True, text=True, timeout=600)
         res = {}
         for line in out.stdout.splitlines():
-            if line.startswith("{"):
+            if line.startswith('{"') and '"test"' in line:
                 r = json.loads(line)
-                res[r["test"]] = r
+                if "test" in r:
+                    res[r["test"]] = r
         _results[mod] = (res, out.stdout + out.stderr)
     return _results[mod]
 

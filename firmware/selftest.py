@@ -1,0 +1,56 @@
+# Bring-up self-test (hardware/README.md, "Bring-up"): run it on a fresh board with
+# `mpremote run firmware/selftest.py` or `import firmware.selftest` and read the report. It
+# checks the card reader, reads every sensor on an empty board, and lights each LED colour.
+import json
+import time
+
+from firmware.board import Board
+from firmware.hal import calibration
+from firmware.hal.scanner import NAMES
+
+
+def run(config_dir="config", data_dir="."):
+    board = Board(config_dir, data_dir)
+    report = {"ok": True, "problems": []}
+
+    def problem(what):
+        report["ok"] = False
+        report["problems"].append(what)
+
+    v = board.nfc.version()
+    report["nfc_version"] = "0x%02x" % v
+    if v not in (0x91, 0x92):
+        problem("card reader: VersionReg reads 0x%02x, an MFRC522 answers 0x91 or 0x92: check "
+                "SPI wiring (SCK, MOSI, MISO, CS) and 3.3 V" % v)
+    board.scanner.settle(8)
+    mid = calibration.MID
+    for i in range(board.scanner.n):
+        r = board.scanner.raw[i]
+        name = board.locations[i]
+        st = NAMES[board.scanner.state[i]]
+        if r < calibration.FAULT_LO:
+            problem("%s reads %d (below 0.6 V): sensor unpowered, not connected, or its mux "
+                    "channel open" % (name, r))
+        elif r > calibration.FAULT_HI:
+            problem("%s reads %d (above 2.8 V): output shorted to 3.3 V or wrong sensor" % (
+                name, r))
+        elif abs(r - mid) > calibration.NOMINAL_SWING // 2 and st == "empty":
+            problem("%s idles at %d, far from VCC/2 (%d): check the sensor's supply" % (
+                name, r, mid))
+    report["occupied"] = [board.locations[i] for i in range(board.scanner.n)
+                          if board.scanner.state[i] in (1, 2)]
+    for colour in ((64, 0, 0), (0, 64, 0), (0, 0, 64), (0, 0, 0)):
+        for i in range(board.leds.n):
+            board.leds.set(i, colour[0], colour[1], colour[2])
+        board.leds.show()
+        time.sleep_ms(300)
+    board.buzzer.play("accept")
+    for _ in range(10):
+        board.buzzer.tick(10)
+        time.sleep_ms(10)
+    print(json.dumps(report))
+    return report
+
+
+if __name__ == "__main__":
+    run()
