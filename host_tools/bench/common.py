@@ -55,5 +55,15 @@ def cost(dst, args_once, args_twice):
     return instructions(dst, args_twice) - instructions(dst, args_once)
 
 
+def per_call(dst, make_args, small=2000000, many=21):
+    """Instructions of one call; make_args(n) runs the call n times. Below `small`, the
+    difference of 1 and 2 calls is within the noise of when the garbage collector runs, so
+    cheap calls are measured as (many calls - 1 call) / (many - 1)."""
+    c = cost(dst, make_args(1), make_args(2))
+    if c < small:
+        c = cost(dst, make_args(1), make_args(many)) // (many - 1)
+    return c
+
+
 def esp32_ms(instr):
     return instr / 1e6 * MS_PER_MINSTR_240

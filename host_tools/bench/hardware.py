@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 
-from host_tools.bench.common import ROOT, BIN, cost, esp32_ms, run_mp
+from host_tools.bench.common import ROOT, BIN, cost, esp32_ms, run_mp, per_call
 
 ADC_US = 35  # one ADC conversion from MicroPython on an ESP32 (notes, v1.15 figure)
 
@@ -20,6 +20,7 @@ def report(dst):
     alloc = int(out.strip()) if rc == 0 else -1
     own = scan - pins
     adc_ms = 96 * ADC_US / 1000.0
+    scan_ms = esp32_ms(own) + adc_ms
     print("   with stub pins and ADCs: %d instructions; the 16 stub pin writes and 96 stub reads "
           "alone: %d" % (scan, pins))
     print("   scanner's own work: %d instructions = %.2f ms on an ESP32 at 240 MHz (the real "
@@ -36,12 +37,12 @@ def report(dst):
     info = json.loads(rec.stdout.strip().splitlines()[-1])
     with open(os.path.join(dst, "card_trace.json"), "w") as f:
         json.dump(info["trace"], f)
-    card = cost(dst, ["mp_card.py", "1"], ["mp_card.py", "2"])
+    card = per_call(dst, lambda n: ["mp_card.py", str(n)])
     print("   driver work: %d instructions = %.2f ms at 240 MHz (%d SPI transactions, replayed)"
           % (card, esp32_ms(card), info["spi_calls"]))
     print("   SPI at 4 MHz + radio + chip timing (simulator, datasheet figures): %.2f ms with a "
           "card, %.2f ms for an empty poll (1.5 ms receive timeout)" % (
               info["board_us"] / 1000.0, info["empty_us"] / 1000.0))
-    print("   so a card read takes about %.1f ms; polled every 5th scan it costs the scan loop "
-          "about %.1f ms per 100 ms" % (esp32_ms(card) + info["board_us"] / 1000.0,
-                                       (esp32_ms(card) + info["board_us"] / 1000.0) / 1))
+    print("   a read with a card on the reader: about %.1f ms in all. Polled every 5th scan "
+          "(10 times a second), it fits in that scan's 20 ms slot beside a %.1f ms scan"
+          % (esp32_ms(card) + info["board_us"] / 1000.0, scan_ms))

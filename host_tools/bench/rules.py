@@ -14,7 +14,7 @@ import sys
 import time
 
 from host_tools.bench.common import (ROOT, HERE, MS_PER_MINSTR_240, MS_PER_MINSTR_PESSIMISTIC,
-                                     run_mp, instructions)
+                                     run_mp, per_call)
 
 
 def min_heap(dst, args, lo=4, hi=256):
@@ -69,12 +69,9 @@ def report(dst):
     cases = json.load(open(os.path.join(HERE, "positions.json")))
     worst = 0
     for name in sorted(k for k in cases if not k.startswith("_")):
-        one = instructions(dst, ["mp_legal.py", name, "1"])
-        two = instructions(dst, ["mp_legal.py", name, "2"])
-        cost = two - one
+        cost = per_call(dst, lambda n: ["mp_legal.py", name, str(n)])
         worst = max(worst, cost)
-        first = (instructions(dst, ["mp_legal.py", name, "2", "first"])
-                 - instructions(dst, ["mp_legal.py", name, "1", "first"]))
+        first = per_call(dst, lambda n: ["mp_legal.py", name, str(n), "first"])
         rc, out = run_mp(dst, ["mp_legal.py", name, "4"])
         info = json.loads(out) if rc == 0 else {"moves": "?", "alloc": "?"}
         print("%-26s %6s %14s %9.1f %12.1f %12s %14s %9.1f" % (
