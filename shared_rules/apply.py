@@ -7,7 +7,6 @@
 from shared_rules import movegen
 from shared_rules.cards import STEPS, SWAP, SPLIT
 from shared_rules.position import BadInput
-from shared_rules.move import Move  # noqa: F401  (re-exported for callers)
 
 
 def illegal(reason):

@@ -70,9 +70,6 @@ class Layout:
     def home_index(self, loc):
         return (loc - self.n) % self.home_n
 
-    def colour_of(self, piece):
-        return piece // self.ppc
-
     # -- JSON forms ------------------------------------------------------------------------
     def loc_json(self, loc):
         # moves, hints and events: track spaces are numbers, the rest "colour:h2"/"colour:start"

@@ -17,9 +17,6 @@ class Button:
         self.held_ms = 0
         self.hold_sent = False
 
-    def pressed_now(self):
-        return self.pin.value() == 0
-
     def poll(self, dt_ms):
         """Call every dt_ms; returns PRESS, RELEASE, HOLD or 0."""
         raw = self.pin.value() == 0
