@@ -1,52 +1,158 @@
-# The application. Until the referee lands it is the board monitor: scans the sensors at 50
-# scans per second, polls the card reader ten times a second and the buttons, and reports every
-# change as one JSON line on the console. Those lines name locations and classes only.
+# The application: the referee at 50 scans per second. Each pass scans the sensors, polls the
+# card reader (every 5th pass), the buttons and the console, and redraws the LEDs when
+# something changed (and five times a second for blinking).
 import json
 import time
 
+from shared_rules import layout, cards as cards_mod
 from firmware.board import Board
-from firmware.hal.scanner import NAMES
-from firmware.hal.mfrc522 import CARD, REMOVED, TWO_CARDS
-from firmware.hal.buttons import PRESS, RELEASE, HOLD
+from firmware.places import Places
+from firmware.referee import Referee
+from firmware.store import Store
+from firmware.cardmap import CardMap
+from firmware.view import View
+from firmware.console import Console, StdinLines
+from firmware.hal import calibration
+from firmware.hal.mfrc522 import CARD, TWO_CARDS
+from firmware.hal.buttons import PRESS, HOLD
 
 SCAN_MS = 20
-NFC_EVERY = 5  # scans
-BUTTON_EVENTS = {PRESS: "press", RELEASE: "release", HOLD: "hold"}
+NFC_EVERY = 5
+BLINK_EVERY = 10
+SOUNDS = {"move": "accept", "reject": "reject", "win": "win", "mismatch": "fault",
+          "effect": "effect", "turn": "turn"}
 
 
-def _print(obj):
-    print(json.dumps(obj))
+def _print(line):
+    print(line)
 
 
-def main(config_dir="config", data_dir=".", max_scans=-1, out=_print):
-    """Runs the monitor; `out` receives each event object (the console by default)."""
-    emit = out
-    board = Board(config_dir, data_dir)
-    sc = board.scanner
-    emit({"event": "boot", "calibrated": board.calibrated, "nfc_version": board.nfc.version()})
-    if board.calib_error:
-        emit({"event": "fault", "what": "calibration", "reason": board.calib_error})
-    scans = 0
-    while max_scans < 0 or scans < max_scans:
-        t0 = time.ticks_ms()
-        n = sc.scan()
-        for j in range(n):
-            i = sc.changed[j]
-            emit({"event": "sensor", "at": board.locations[i], "state": NAMES[sc.state[i]]})
-        if scans % NFC_EVERY == 0:
-            ev = board.cards.poll()
+class App:
+    def __init__(self, config_dir="config", data_dir=".", write=_print, inp=None):
+        board = Board(config_dir, data_dir)
+        self.board = board
+        lay = layout.load()
+        self.lay = lay
+        self.places = Places(lay, board.index)
+        self.console = Console(inp if inp is not None else StdinLines(), write)
+        self.store = Store(data_dir)
+        self.cardmap = CardMap(data_dir, cards_mod.load().names)
+        self.ref = Referee(self.places, board.locations, self.store, self.cardmap, self.event)
+        self.view = View(board.leds, board.led_names, board.locations, self.places, lay)
+        self.dirty = True
+
+    def event(self, obj):
+        self.console.emit(obj)
+        self.dirty = True
+        sound = SOUNDS.get(obj.get("event"))
+        if sound:
+            self.board.buzzer.play(sound)
+
+    def boot(self):
+        b = self.board
+        b.scanner.settle(b.scanner.stable + 2)
+        self.ref.on_board(b.scanner.state, ())
+        self.console.emit({"event": "boot", "calibrated": b.calibrated,
+                           "cards_enrolled": self.cardmap.count(),
+                           "nfc_version": b.nfc.version()})
+        if b.calib_error:
+            self.console.emit({"event": "fault", "what": "calib.json", "reason": b.calib_error})
+        if self.cardmap.error:
+            self.console.emit({"event": "fault", "what": "cards.json",
+                               "reason": self.cardmap.error})
+        self.ref.resume_from_flash()
+
+    def step(self, n):
+        b = self.board
+        sc = b.scanner
+        k = sc.scan()
+        if k:
+            self.ref.on_board(sc.state, sc.changed[:k])
+            self.dirty = True
+        if n % NFC_EVERY == 0:
+            ev = b.cards.poll()
             if ev == CARD:
-                emit({"event": "nfc", "uid": "".join(["%02x" % b for b in board.cards.uid])})
-            elif ev == REMOVED:
-                emit({"event": "nfc_off"})
+                self.ref.on_card("".join(["%02x" % x for x in b.cards.uid]))
             elif ev == TWO_CARDS:
-                emit({"event": "reject", "reason": "two cards on the reader"})
-        for name, button in (("confirm", board.confirm), ("back", board.back)):
-            ev = button.poll(SCAN_MS)
-            if ev:
-                emit({"event": "button", "button": name, "action": BUTTON_EVENTS[ev]})
-        board.buzzer.tick(SCAN_MS)
-        scans += 1
+                self.event({"event": "reject", "reason": "two cards on the reader: one at a "
+                            "time"})
+        ev = b.confirm.poll(SCAN_MS)
+        if ev == PRESS:
+            self.ref.confirm()
+        ev = b.back.poll(SCAN_MS)
+        if ev == HOLD:
+            if self.ref.pass_turn():
+                self.dirty = True
+        elif ev == PRESS:
+            self.ref.cancel_card()
+        self.console.poll(self.command)
+        b.buzzer.tick(SCAN_MS)
+        if self.dirty or n % BLINK_EVERY == 0:
+            self.view.render(self.ref, (n // BLINK_EVERY) % 2 == 0)
+            self.dirty = False
+
+    def command(self, cmd):
+        op = cmd["op"]
+        ref = self.ref
+        lay = self.lay
+        if op == "new_game":
+            players = cmd.get("players")
+            if players not in (2, 3, 4) or type(players) is not int:
+                return _err("bad_request", "players must be 2, 3 or 4")
+            seats = cmd.get("seats")
+            if seats is not None:
+                if type(seats) is not list or len(seats) != players or any(
+                        s not in lay.colours for s in seats) or len(set(seats)) != players:
+                    return _err("bad_request", "seats must name %d different colours" % players)
+            else:
+                seats = [lay.colours[c] for c in lay.default_seats[players]]
+            dealer = cmd.get("dealer")
+            if dealer is not None and dealer not in seats:
+                return _err("bad_request", "the dealer must be one of the seats")
+            ref.start(players, seats, dealer)
+            self.dirty = True
+            return {"ok": True}
+        if op == "enrol":
+            try:
+                self.cardmap.enrol(str(cmd.get("uid", "")), cmd.get("card"))
+            except ValueError as e:
+                return _err("bad_request", str(e))
+            return {"ok": True, "cards_enrolled": self.cardmap.count()}
+        if op == "status":
+            return {"ok": True, "phase": ref.phase, "calibrated": self.board.calibrated,
+                    "cards_enrolled": self.cardmap.count()}
+        if op == "calibrate":
+            calibration.measure_baseline(self.board.scanner, self.board.calib)
+            self.board.save_calibration()
+            return {"ok": True, "raw": list(self.board.scanner.raw)}
+        if ref.st is None:
+            if op in ("public", "export", "undo"):
+                return _err("no_game", "no game yet: start one with new_game")
+            return _err("bad_request", "unknown op %r" % (op,))
+        if op == "public":
+            return {"ok": True, "view": ref.public_view()}
+        if op == "export":
+            return {"ok": True, "record": ref.export()}
+        if op == "undo":
+            if ref.undo():
+                self.dirty = True
+                return {"ok": True}
+            return _err("not_now", "nothing to undo, or a move is under way")
+        return _err("bad_request", "unknown op %r" % (op,))
+
+
+def _err(kind, reason):
+    return {"ok": False, "error": kind, "reason": reason}
+
+
+def main(config_dir="config", data_dir=".", max_scans=-1, write=_print, inp=None):
+    app = App(config_dir, data_dir, write, inp)
+    app.boot()
+    n = 0
+    while max_scans < 0 or n < max_scans:
+        t0 = time.ticks_ms()
+        app.step(n)
+        n += 1
         spent = time.ticks_diff(time.ticks_ms(), t0)
         if spent < SCAN_MS:
             time.sleep_ms(SCAN_MS - spent)

@@ -260,7 +260,12 @@ def split_step(st, p, d):
 
 
 def split_moves(st, colour, total, visit):
-    sp = Split(st, colour)
+    return split_walk(st, Split(st, colour), total, visit)
+
+
+def split_walk(st, sp, total, visit):
+    """The split moves of `total` steps from st, for a card whose fixed facts are sp (st may
+    already stand some steps into that card: a referee following the players step by step)."""
     movable = sp.movable
     m = len(movable)
     if not m:

@@ -4,19 +4,7 @@ from shared_rules import layout, cards as _cards, movegen
 from shared_rules.apply import apply
 from shared_rules.move import Move, count_moves, nth_move
 from shared_rules.rng import Rng
-from shared_rules.state import State
-
-
-def initial(lay, players, dealer=None):
-    st = State(lay)
-    st.players = players
-    st.seats = list(lay.default_seats[players])
-    st.dealer = st.seats[0] if dealer is None else dealer
-    st.to_move = st.dealer
-    for c in st.seats:
-        st.cards[c] = 5
-        st.put(c * lay.ppc, lay.start[c])  # one piece on its start space, three in the area
-    return st
+from shared_rules.state import new_game
 
 
 class Table:
@@ -64,7 +52,7 @@ def play(seed, players=4, max_turns=20000, report=None):
     cards = _cards.load()
     rng = Rng(seed)
     table = Table(cards, rng)
-    st = initial(lay, players, lay.default_seats[players][rng.below(players)])
+    st = new_game(lay, players, dealer=lay.default_seats[players][rng.below(players)])
     table.deal(st)
     turns = 0
     while turns < max_turns:

@@ -95,3 +95,17 @@ class State:
 
     def in_round(self, colour):
         return not (self.out >> colour) & 1 and self.cards[colour] > 0
+
+
+def new_game(lay, players, seats=None, dealer=None):
+    """The opening position: per seat one piece on its start space, three in the start area,
+    five cards each; the dealer (default: the first seat) deals and moves first."""
+    st = State(lay)
+    st.players = players
+    st.seats = sorted(seats) if seats is not None else list(lay.default_seats[players])
+    st.dealer = st.seats[0] if dealer is None else dealer
+    st.to_move = st.dealer
+    for c in st.seats:
+        st.cards[c] = 5
+        st.put(c * lay.ppc, lay.start[c])
+    return st

@@ -111,9 +111,15 @@ class World:
         self.nfc = Mfrc522(self)
         self.tags = []
         self.adc_reads = 0
+        # the control channel: board time stops at wait_until and hook() takes requests
+        self.hook = None
+        self.wait_until = 0
+        self.deck = self._deck()
 
     # -- board time --------------------------------------------------------------------
     def advance_us(self, us):
+        if self.hook is not None and self.clock_us >= self.wait_until:
+            self.hook()
         end = self.clock_us + us
         while self.schedule and self.schedule[0][0] <= end:
             ev = self.schedule.pop(0)
@@ -302,6 +308,46 @@ class World:
             if f[0] == "nfc_crc" and f[2] > self.clock_us:
                 return True
         return False
+
+    def _deck(self):
+        """The 110 physical cards: (uid hex, kind), stickers with unique 7-byte NXP UIDs."""
+        spec = load_json("shared_rules/data/agent-dog-cards.json")
+        out = []
+        seen = {}
+        r = Rng(7919)  # the deck is the same box of cards whatever the board's seed
+        for kind in spec["kinds"]:
+            name = kind["card"]
+            for _ in range(spec["deck"].get(name, 0)):
+                while True:
+                    uid = "04" + "".join(["%02x" % r.below(256) for _ in range(6)])
+                    if uid not in seen:
+                        break
+                seen[uid] = 1
+                out.append((uid, name))
+        return out
+
+    def card_of_kind(self, kind):
+        for uid, k in self.deck:
+            if k == kind:
+                return uid
+        raise SimError("%r is not a card kind" % (kind,))
+
+    def snapshot(self):
+        return {"pieces": self.world(), "tags": ["".join(["%02x" % b for b in t.uid])
+                                                 for t in self.tags],
+                "clock_us": self.clock_us}
+
+    def restore(self, snap):
+        for name in self.pieces:
+            self._put(name, -1, False)
+        for name in snap["pieces"]:
+            at = snap["pieces"][name]["at"]
+            self._put(name, self.index[at] if at is not None else -1,
+                      snap["pieces"][name]["upside_down"])
+        self.tags = []
+        for uid in snap["tags"]:
+            self.card(uid)
+        self.clock_us = snap["clock_us"]
 
     def world(self):
         out = {}

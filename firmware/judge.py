@@ -1,0 +1,260 @@
+# Which legal move the players are making, judged from occupancy alone (sensors see no colours).
+#
+# Ordinary cards and swaps (WholeMove): a legal move is accepted when the board is a complete
+# result of exactly one outcome of the card's moves, and no other legal move could still grow
+# out of what the board shows (DESIGN.md: a half-done move can look like a finished one). A
+# capture is complete only once its square has been touched (victim lifted, mover placed), so a
+# player holding the mover over an untouched square is not done; a swap is two touched holes.
+#
+# The Partner 4 (SplitMove) is followed step by step, as players move it: each placement is a
+# segment of single steps that must be walkable from where the piece stood, pieces it burned
+# must come off, and the steps left must still be playable. When all four are used, it is done.
+from shared_rules import movegen
+from shared_rules.move import Move, split_fired
+from shared_rules.cards import SPLIT, SWAP
+from firmware.hal.scanner import UP, DOWN
+
+WAIT = 0       # nothing decided yet (a move may be under way)
+DONE = 1       # one move explains the board: self.move
+AMBIGUOUS = 2  # complete, but another legal move could still grow out of it: confirm decides
+ILLEGAL = 3    # no legal move explains the board: self.bad lists the sensors to put right
+
+
+def occ(cls):
+    return cls == UP or cls == DOWN
+
+
+class WholeMove:
+    def __init__(self, st, cards, k, places):
+        self.st = st
+        self.cards = cards
+        self.k = k
+        self.places = places
+        lay = st.lay
+        self.pre = bytearray(places.n)  # occupancy before the move, per sensor
+        for p in range(lay.npieces):
+            if st.pos[p] < lay.nboard:
+                self.pre[places.sensor[st.pos[p]]] = 1
+        self.outlines = []
+        e = movegen.effective(st, cards, k)
+        self.act = cards.action[e]
+
+        def visit(a, b):
+            self.outlines.append(self._outline(a, b))
+
+        movegen.moves(st, cards, k, visit)
+        self.move = None
+        self.bad = []
+
+    def left(self):
+        return 0  # Partner 4 steps left; an ordinary card has none
+
+    def fired(self):
+        return []  # one piece moves: at most one meeting point, no order to choose
+
+    def _outline(self, a, b):
+        # (a, b, sensors whose occupant changes, post occupancy of those, outcome key)
+        st = self.st
+        lay = st.lay
+        post = st.copy()
+        if self.act == SWAP:
+            la = post.pos[a]
+            lb = post.pos[b]
+            post.put(a, lay.start_area(0))
+            post.put(b, la)
+            post.put(a, lb)
+        else:
+            q = post.at(b)
+            if q >= 0:
+                post.put(q, lay.start_area(q // lay.ppc))
+            post.put(a, b)
+        changed = []
+        after = []
+        for p in range(lay.npieces):
+            if post.pos[p] != st.pos[p]:
+                for loc in (st.pos[p], post.pos[p]):
+                    if loc < lay.nboard:
+                        i = self.places.sensor[loc]
+                        if i not in changed:
+                            changed.append(i)
+                            after.append(1 if post.board[loc] else 0)
+        return (a, b, changed, after, bytes(post.pos))
+
+    def judge(self, sensed, touched):
+        """sensed: class per sensor; touched: per sensor, changed since the card was played."""
+        places = self.places
+        moved = []  # sensors whose occupancy differs from before the move (start spots aside)
+        for i in range(places.n):
+            if places.spot_colour[i] == 255 and occ(sensed[i]) != self.pre[i]:
+                moved.append(i)
+        complete = []
+        growing = 0
+        for o in self.outlines:
+            changed = o[2]
+            ok = True
+            for i in moved:
+                if i not in changed:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            done = True
+            for j in range(len(changed)):
+                i = changed[j]
+                now = occ(sensed[i])
+                if now != o[3][j]:
+                    done = False
+                    # a sensor already changed must have changed the move's way
+                    if now != self.pre[i]:
+                        ok = False
+                        break
+                elif self.pre[i] and o[3][j] and not touched[i]:
+                    done = False  # a capture or swap square nobody has touched yet
+            if not ok:
+                continue
+            if done:
+                if not any(c[4] == o[4] for c in complete):
+                    complete.append(o)
+            else:
+                growing += 1
+        self.bad = []
+        if len(complete) == 1:
+            o = complete[0]
+            self.move = Move(self.k, self.act, o[0], o[1])
+            return AMBIGUOUS if growing else DONE
+        if complete:
+            return WAIT  # several outcomes look alike so far: more must change first
+        if not moved:
+            return WAIT
+        if growing:
+            return WAIT
+        self.bad = moved
+        return ILLEGAL
+
+
+class SplitMove:
+    def __init__(self, st, cards, k, places):
+        self.st = st
+        self.cards = cards
+        self.k = k
+        self.places = places
+        e = movegen.effective(st, cards, k)
+        self.total = cards.steps[e][0]
+        self.colour = st.plays(st.to_move)
+        self.sp = movegen.Split(st, self.colour)
+        self.work = st.copy()
+        self.code = 0
+        self.used = 0
+        self.burned = []  # sensors of pieces burned and still to be taken off
+        self.move = None
+        self.bad = []
+
+    def left(self):
+        return self.total - self.used
+
+    def _work_occ(self, i):
+        loc = self.places.loc[i]
+        return loc != 255 and self.work.board[loc] != 0
+
+    def judge(self, sensed, touched):
+        """touched: per sensor, changed since the last segment was taken (cleared here)."""
+        places = self.places
+        self.burned = [i for i in self.burned if occ(sensed[i])]
+        gone = []     # pieces the work position has that the board does not
+        new = []      # occupied squares the work position does not have
+        landed = []   # occupied in both, but touched: a piece put down after lifting a victim
+        for i in range(places.n):
+            if places.spot_colour[i] != 255 or i in self.burned:
+                continue
+            w = self._work_occ(i)
+            s = occ(sensed[i])
+            if w and not s:
+                gone.append(i)
+            elif s and not w:
+                new.append(i)
+            elif s and touched[i]:
+                landed.append(i)
+        self.bad = []
+        if self.used == self.total:
+            if not new and not gone and not self.burned:
+                return DONE
+            if new:
+                self.bad = new
+                return ILLEGAL
+            return WAIT
+        if len(new) > 1:
+            self.bad = new
+            return ILLEGAL
+        targets = new if new else landed
+        if not gone or not targets:
+            return WAIT
+        for to in targets:
+            for frm in gone:
+                if frm != to and self._segment(frm, to, gone, sensed):
+                    for i in range(len(touched)):
+                        touched[i] = 0
+                    if self.used == self.total:
+                        self.move = Move(self.k, SPLIT, self.code)
+                        return WAIT if self.burned else DONE
+                    return WAIT
+        if new:
+            self.bad = new
+            return ILLEGAL
+        return WAIT
+
+    def _segment(self, frm, to, gone, sensed):
+        """Takes the piece on sensor frm to sensor to in single steps, if that is legal."""
+        places = self.places
+        work = self.work.copy()
+        a = places.loc[frm]
+        goal = places.loc[to]
+        p = work.at(a)
+        if p < 0 or p not in self.sp.movable:
+            return False
+        lay = work.lay
+        code = self.code
+        n = self.used
+        burned = []
+        while work.pos[p] != goal:
+            if n == self.total:
+                return False
+            o = 1 if lay.is_home(goal) and movegen.split_dest(work, self.sp, p, 1) >= 0 else 0
+            d = movegen.split_dest(work, self.sp, p, o)
+            if d < 0:
+                return False
+            code |= (p << 1 | o) << (movegen.SPLIT_BITS * n)
+            n += 1
+            q = movegen.split_step(work, p, d)
+            if q >= 0:
+                burned.append(places.sensor[d])
+        # every other square that went empty must be a piece this segment burned
+        for i in gone:
+            if i != frm and i not in burned:
+                return False
+        if n < self.total and not self._completable(work, self.total - n):
+            return False
+        self.work = work
+        self.code = code
+        self.used = n
+        self.burned.extend([i for i in burned if i != to and occ(sensed[i])])
+        return True
+
+    def _completable(self, work, steps):
+        found = []
+
+        def visit(a, b):
+            found.append(1)
+            return True
+
+        movegen.split_walk(work, self.sp, steps, visit)
+        return bool(found)
+
+    def fired(self):
+        return split_fired(self.work, self.code, self.total)
+
+
+def for_card(st, cards, k, places):
+    e = movegen.effective(st, cards, k)
+    if e >= 0 and cards.action[e] == SPLIT:
+        return SplitMove(st, cards, k, places)
+    return WholeMove(st, cards, k, places)

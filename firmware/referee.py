@@ -1,0 +1,392 @@
+# The referee: turns board events (sensor classes, cards, buttons) into a game of Agent DOG.
+#
+# Phases (board-protocols.md): setup -> await_card -> await_move -> await_effect -> await_card
+# ..., with mismatch whenever the board differs from the game outside a move, round_end between
+# rounds and game_over at the end. The rules core decides everything; the referee only finds
+# which legal move the players made (firmware/judge.py), directs the effects, and keeps the game
+# on flash before it acknowledges a move.
+#
+# Everything it emits (events, the public view) is built from public information: the colour
+# under an undercover piece appears only once the rules reveal it (a knock-out, a reveal).
+from shared_rules import layout as layout_mod, cards as cards_mod, movegen, notation
+from shared_rules.apply import apply as rules_apply
+from shared_rules.hints import hints
+from shared_rules.move import Move, permutations
+from shared_rules.position import BadInput
+from shared_rules.state import new_game
+from firmware import judge as judge_mod
+from firmware.places import COUNTED
+from firmware.store import FORMAT, record
+from firmware.hal.scanner import EMPTY, UP, DOWN
+
+PUBLIC_EFFECTS = ("capture", "flip", "meeting", "reveal", "out")
+
+
+class Referee:
+    def __init__(self, places, names, store, cardmap, out):
+        """names: sensor index -> location name; out: receives every event object."""
+        self.lay = layout_mod.load()
+        self.names = names
+        self._last_mismatch = []
+        self.ambiguous = False
+        self.move_json = None
+        self.cards = cards_mod.load()
+        self.places = places
+        self.store = store
+        self.cardmap = cardmap
+        self.out = out
+        n = places.n
+        self.sensed = bytearray(n)
+        self.exp = bytearray(n)
+        self.counts = bytearray(self.lay.ncol)
+        self.touched = bytearray(n)
+        self.st = None
+        self.header = None
+        self.turns = []
+        self.phase = "idle"
+        self.resume = "await_card"
+        self.card = -1
+        self.judge = None
+        self.cands = []
+        self.saved = False
+        self.diffs = []
+        self.bad = []
+        self.pre_move = None
+        self.accepted_at = -1  # sensor to flash after an accepted move
+        self.rejected = False
+
+    # -- the game on flash -----------------------------------------------------------------
+    def resume_from_flash(self):
+        header, turns = self.store.load()
+        if header is None:
+            return False
+        if not self._rebuild(header, turns):
+            return False
+        self.out({"event": "resumed", "turns": len(self.turns), "to_move": self._c(self.st.to_move)})
+        self._after_turn_phase()
+        return True
+
+    def _rebuild(self, header, turns):
+        lay = self.lay
+        try:
+            seats = [lay.cidx[c] for c in header["seats"]]
+            st = new_game(lay, header["players"], seats, lay.cidx[header["dealer"]])
+            done = []
+            for t in turns:
+                mv = notation.from_json(st, self.cards, t["move"])
+                st, _ = rules_apply(st, self.cards, mv)
+                done.append(t)
+        except (KeyError, ValueError, BadInput) as e:
+            self.out({"event": "fault", "what": "game.log", "reason": "stored game unreadable: %s"
+                      % (getattr(e, "reason", None) or e)})
+            return False
+        self.header = header
+        self.turns = done
+        self.st = st
+        return True
+
+    def start(self, players, seats=None, dealer=None):
+        lay = self.lay
+        seat_idx = None if seats is None else [lay.cidx[c] for c in seats]
+        d = None if dealer is None else lay.cidx[dealer]
+        st = new_game(lay, players, seat_idx, d)
+        self.header = {"format": FORMAT, "players": players,
+                       "seats": [lay.colours[c] for c in st.seats], "dealer": self._c(st.dealer)}
+        self.store.new(self.header)
+        self.st = st
+        self.turns = []
+        self._set_phase("setup")
+        self._refresh()
+
+    def _c(self, colour):
+        return self.lay.colours[colour]
+
+    # -- board ---------------------------------------------------------------------------
+    def on_board(self, sensed, changed=()):
+        """After a scan: sensed is the class per sensor, changed the sensors that changed."""
+        self.sensed[:] = sensed
+        for i in changed:
+            self.touched[i] = 1
+        if self.st is None:
+            return
+        ph = self.phase
+        if ph == "await_move":
+            self._judge()
+        elif ph == "await_effect":
+            self._effects()
+        else:
+            self._refresh()
+
+    def _expect(self, st):
+        self.places.expected(st, self.exp, self.counts)
+
+    def _refresh(self):
+        # outside a move the board must equal the game; list what differs
+        self._expect(self.st)
+        self.diffs = self.places.differences(self.exp, self.counts, self.sensed)
+        ph = self.phase
+        if ph == "setup":
+            if not self.diffs:
+                self._after_turn_phase()
+                self.out({"event": "turn", "seat": self._c(self.st.to_move)})
+        elif ph in ("await_card", "round_end"):
+            if self.diffs:
+                self.resume = ph
+                self._set_phase("mismatch")
+                self._mismatch()
+        elif ph == "mismatch":
+            if not self.diffs:
+                self._set_phase(self.resume)
+            elif self.diffs != self._last_mismatch:
+                self._mismatch()
+
+    def _mismatch(self):
+        self._last_mismatch = list(self.diffs)
+        self.out({"event": "mismatch", "locations": self._names(self.diffs)})
+
+    def _names(self, sensors):
+        return [self.names[i] for i in sensors]
+
+    def _set_phase(self, ph):
+        self.phase = ph
+
+    def _after_turn_phase(self):
+        if self.st.winners():
+            self._set_phase("game_over")
+        else:
+            self._set_phase("await_card")
+        self._expect(self.st)
+        self.diffs = self.places.differences(self.exp, self.counts, self.sensed)
+        if self.diffs and self.phase != "game_over":
+            self.resume = self.phase
+            self._set_phase("mismatch")
+            self._mismatch()
+
+    # -- cards ---------------------------------------------------------------------------
+    def on_card(self, uid_hex):
+        kind = self.cardmap.kind(uid_hex)
+        if kind is None:
+            self.out({"event": "reject", "reason": "unknown card: this sticker is not enrolled",
+                      "uid": uid_hex})
+            return
+        if self.st is None or self.phase not in ("await_card", "round_end", "await_move"):
+            self.out({"event": "reject", "reason": "%s: no card can be played now (%s)" % (
+                kind, self.phase if self.st else "no game")})
+            return
+        if self.phase == "await_move" and any(self.touched):
+            self.out({"event": "reject", "reason": "%s: finish or undo the move of the %s first"
+                      % (kind, self.cards.names[self.card])})
+            return
+        k = self.cards.index[kind]
+        if not movegen.any_move(self.st, self.cards, k):
+            why = "nothing to copy yet this round" if kind == "copy" and self.st.last_card < 0 \
+                else "no legal move with it"
+            self.out({"event": "reject", "reason": "%s cannot be played now: %s" % (kind, why)})
+            return
+        self.card = k
+        self.judge = judge_mod.for_card(self.st, self.cards, k, self.places)
+        self.pre_move = self.st
+        for i in range(len(self.touched)):
+            self.touched[i] = 0
+        self.bad = []
+        self.rejected = False
+        self._set_phase("await_move")
+        self.out({"event": "card", "card": kind, "seat": self._c(self.st.to_move)})
+
+    def hints(self):
+        """(movable, targets) for the card in play, as rules locations (public only)."""
+        if self.card < 0 or self.st is None:
+            return [], {}
+        return hints(self.st, self.cards, self.card)
+
+    # -- the move --------------------------------------------------------------------------
+    def _judge(self):
+        res = self.judge.judge(self.sensed, self.touched)
+        if res == judge_mod.DONE:
+            self._accept(self.judge.move)
+        elif res == judge_mod.ILLEGAL:
+            if not self.rejected or self.bad != self.judge.bad:
+                self.bad = list(self.judge.bad)
+                self.rejected = True
+                self.out({"event": "reject", "reason": "no legal move of the %s puts a piece "
+                          "there: put it back" % self.cards.names[self.card],
+                          "locations": self._names(self.bad)})
+        else:
+            if self.rejected and res == judge_mod.WAIT and not self.judge.bad:
+                self.rejected = False
+                self.bad = []
+        self.ambiguous = res == judge_mod.AMBIGUOUS
+
+    def confirm(self):
+        if self.phase == "await_move" and self.ambiguous and self.judge.move is not None:
+            self._accept(self.judge.move)
+            return True
+        return False
+
+    def cancel_card(self):
+        if self.phase == "await_move" and not any(self.touched):
+            self.card = -1
+            self.judge = None
+            self._set_phase("await_card")
+            return True
+        return False
+
+    def _accept(self, mv):
+        st = self.st
+        cards = self.cards
+        fired = self.judge.fired()
+        orders = permutations(fired) if len(fired) > 1 else [None]
+        self.cands = []
+        for order in orders:
+            m = Move(mv.card, mv.act, mv.a, mv.b, order)
+            new, events = rules_apply(st, cards, m)
+            self.cands.append((m, new, events))
+        self.move_json = notation.to_json(st, cards, Move(mv.card, mv.act, mv.a, mv.b))
+        self.saved = False
+        if len(self.cands) == 1:
+            self._save(self.cands[0][0])
+        dest = self._destination(mv)
+        self.accepted_at = dest
+        self.out({"event": "move", "seat": self._c(st.to_move), "card": cards.names[mv.card],
+                  "move": self.move_json})
+        if len(self.cands) == 1:
+            self._announce(self.cands[0][2])
+        else:
+            self.out({"event": "effect", "kind": "meetings", "points": fired,
+                      "note": "carry out the meetings in the order you choose"})
+        self._set_phase("await_effect")
+        self._effects()
+
+    def _destination(self, mv):
+        st = self.st
+        if mv.act == movegen.STEPS:
+            return self.places.sensor[mv.b]
+        return -1
+
+    def _save(self, m):
+        turn = {"seat": self._c(self.st.to_move), "card": self.cards.names[m.card],
+                "move": notation.to_json(self.st, self.cards, m)}
+        self.store.append(turn)
+        self.turns.append(turn)
+        self.saved = True
+
+    def _announce(self, events):
+        lay = self.lay
+        for ev in events:
+            t = ev["type"]
+            if t not in PUBLIC_EFFECTS:
+                continue
+            e = {"event": "effect"}
+            if t == "capture":
+                e.update({"kind": "knock_out", "at": ev["at"], "to": ev["colour"] + ":start",
+                          "colour": ev["colour"]})
+            elif t == "flip":
+                e.update({"kind": "flip", "at": ev["at"], "undercover": ev["undercover"]})
+            elif t == "meeting":
+                e.update({"kind": "meeting", "point": ev["point"], "from": ev["from"],
+                          "to": ev["to"]})
+            elif t == "reveal":
+                e.update({"kind": "reveal", "at": ev["at"], "colour": ev["colour"],
+                          "outcome": ev["outcome"], "to": ev["to"]})
+            else:
+                e.update({"kind": "out", "seat": ev["seat"], "reason": ev["reason"]})
+            self.out(e)
+
+    def _effects(self):
+        best = None
+        for c in self.cands:
+            self._expect(c[1])
+            d = self.places.differences(self.exp, self.counts, self.sensed)
+            if not d:
+                self._finish(c)
+                return
+            if best is None or len(d) < len(best[1]):
+                best = (c, d)
+        self._expect(best[0][1])
+        self.diffs = best[1]
+
+    def _finish(self, cand):
+        m, new, events = cand
+        if not self.saved:
+            self._save(m)
+            self._announce(events)
+        self.st = new
+        self.card = -1
+        self.judge = None
+        self.cands = []
+        self.diffs = []
+        self.accepted_at = -1
+        for i in range(len(self.touched)):
+            self.touched[i] = 0
+        round_over = False
+        for ev in events:
+            if ev["type"] == "round_end":
+                round_over = True
+                self.out({"event": "round_end", "dealer": ev["dealer"]})
+            elif ev["type"] == "win":
+                self.out({"event": "win", "seats": ev["seats"]})
+        if new.winners():
+            self._set_phase("game_over")
+            return
+        self._set_phase("round_end" if round_over else "await_card")
+        self.out({"event": "turn", "seat": self._c(new.to_move)})
+
+    # -- passing and undo ----------------------------------------------------------------
+    def pass_turn(self):
+        if self.phase not in ("await_card", "round_end") or self.st is None:
+            return False
+        seat = self._c(self.st.to_move)
+        new, events = rules_apply(self.st, self.cards, Move(-1, -1))
+        turn = {"seat": seat, "move": {"pass": True}}
+        self.store.append(turn)
+        self.turns.append(turn)
+        self.out({"event": "pass", "seat": seat})
+        self._announce(events)
+        self.cands = [(Move(-1, -1), new, events)]
+        self.saved = True
+        self._finish(self.cands[0])
+        return True
+
+    def undo(self):
+        if self.st is None or not self.turns or self.phase not in (
+                "await_card", "round_end", "mismatch", "game_over"):
+            return False
+        self.store.append({"undo": True})
+        turns = self.turns[:-1]
+        self._rebuild(self.header, turns)
+        self.card = -1
+        self.judge = None
+        self.resume = "await_card"
+        self._set_phase("await_card")
+        self._refresh()
+        return True
+
+    # -- what players and tools may see ------------------------------------------------------
+    def public_view(self):
+        st = self.st
+        lay = self.lay
+        board = {}
+        areas = {}
+        for c in st.seats:
+            areas[self._c(c)] = 0
+        for p in range(lay.npieces):
+            loc = st.pos[p]
+            if loc < lay.nboard:
+                board[str(lay.loc_json(loc))] = "undercover" if st.undercover(p) else \
+                    self._c(p // lay.ppc)
+            elif p // lay.ppc in st.seats:
+                areas[self._c(p // lay.ppc)] += 1
+        return {"to_move": self._c(st.to_move), "dealer": self._c(st.dealer),
+                "players": st.players, "phase": self.phase,
+                "last_card": self.cards.names[st.last_card] if st.last_card >= 0 else None,
+                "out": [self._c(c) for c in st.seats if (st.out >> c) & 1],
+                "cards_left": dict((self._c(c), st.cards[c]) for c in st.seats),
+                "board": board, "start_areas": areas,
+                "expected": self._names(self.diffs) if self.phase in (
+                    "setup", "await_effect", "mismatch") else [],
+                "card": self.cards.names[self.card] if self.card >= 0 else None,
+                "steps_left": self.judge.left() if self.phase == "await_move" else None}
+
+    def export(self):
+        return record(self.header, self.turns)
+

@@ -1,0 +1,139 @@
+# The device side of the simulator's control channel (board-protocols.md, section 2). Runs in
+# the MicroPython process next to the firmware: board time stands still while it takes requests
+# from stdin, and runs only during `wait` (or while the firmware answers a console command).
+# Answers go to stdout behind a marker, so stray prints of the firmware cannot be mistaken for
+# them; the firmware's console lines are collected for the `console` op.
+import sys
+import json
+
+from host_tools.sim.world import SimError
+
+MARK = "@sim "
+CONSOLE_WAIT_US = 500000  # a console command gets up to half a second of board time
+
+
+class Control:
+    def __init__(self, world):
+        self.world = world
+        self.lines = []    # console lines the firmware wrote, not yet fetched
+        self.inbox = []    # console commands for the firmware
+        self.pending = None  # the request whose answer waits for board time to pass
+        self.awaiting = None  # console op the firmware must answer before `pending` ends
+        world.hook = self.serve
+
+    # the firmware's console, as the app sees it
+    def poll(self):
+        return self.inbox.pop(0) if self.inbox else None
+
+    def write(self, line):
+        self.lines.append(line)
+        if self.awaiting is not None and line.startswith("{"):
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                return
+            if obj.get("re") == self.awaiting:
+                self.awaiting = None
+                self.world.wait_until = self.world.clock_us  # answered: stop the clock
+
+    def reply(self, obj):
+        obj["_snap"] = self.world.snapshot()
+        sys.stdout.write(MARK + json.dumps(obj) + "\n")
+
+    def serve(self):
+        """Called by the world when board time reaches wait_until: answer the request that was
+        waiting, then take requests until one lets time run again."""
+        w = self.world
+        if self.pending is not None:
+            req = self.pending
+            self.pending = None
+            if req == "console":
+                self.reply(self._console_answer())
+            else:
+                self.reply({"ok": True})
+        while True:
+            line = sys.stdin.readline()
+            if not line:
+                raise SystemExit(0)  # the host closed the channel: power off
+            try:
+                req = json.loads(line)
+            except ValueError:
+                self.reply({"ok": False, "error": "bad_request", "reason": "not a JSON line"})
+                continue
+            if type(req) is not dict:
+                self.reply({"ok": False, "error": "bad_request", "reason": "a JSON object"})
+                continue
+            try:
+                if self.handle(req):
+                    return  # board time runs now
+            except SimError as e:
+                self.reply({"ok": False, "error": "refused", "reason": str(e)})
+            except (KeyError, TypeError, ValueError) as e:
+                self.reply({"ok": False, "error": "bad_request", "reason": "%s: %s" % (
+                    type(e).__name__, e)})
+
+    def _console_answer(self):
+        out = {"ok": True, "lines": self.lines}
+        self.lines = []
+        return out
+
+    def handle(self, req):
+        w = self.world
+        op = req.get("op")
+        if op == "wait":
+            ms = req["ms"]
+            if type(ms) is not int or ms < 0:
+                raise ValueError("ms must be a whole number of milliseconds")
+            w.wait_until = w.clock_us + ms * 1000
+            self.pending = "wait"
+            return True
+        if op == "console":
+            send = req.get("send")
+            if send is None:
+                self.reply(self._console_answer())
+                return False
+            if type(send) is not dict or type(send.get("op")) is not str:
+                raise ValueError("send is one console command object with an 'op'")
+            self.inbox.append(json.dumps(send))
+            self.awaiting = send["op"]
+            w.wait_until = w.clock_us + CONSOLE_WAIT_US
+            self.pending = "console"
+            return True
+        if op == "lift":
+            self.reply({"ok": True, "piece": w.lift(req["at"])})
+        elif op == "place":
+            w.place(req["piece"], req["at"], req.get("upside_down", False))
+            self.reply({"ok": True})
+        elif op == "flip":
+            w.flip(req["at"])
+            self.reply({"ok": True})
+        elif op == "slide":
+            w.slide(req["piece"], req["path"], req.get("upside_down", False))
+            self.reply({"ok": True})
+        elif op == "card":
+            if "uid" in req:
+                w.card(req["uid"])
+            else:
+                w.card(w.card_of_kind(req["card"]))
+            self.reply({"ok": True})
+        elif op == "card_off":
+            w.card_off()
+            self.reply({"ok": True})
+        elif op == "press":
+            w.press(req["button"], req.get("ms", 100))
+            self.reply({"ok": True})
+        elif op == "leds":
+            self.reply({"ok": True, "leds": w.led_colours})
+        elif op == "world":
+            self.reply({"ok": True, "pieces": w.world()})
+        elif op == "deck":
+            self.reply({"ok": True, "cards": [{"uid": u, "card": k} for u, k in w.deck]})
+        elif op == "fault":
+            w.fault(req["kind"], req.get("at"), req.get("ms", 1000))
+            self.reply({"ok": True})
+        elif op == "_restore":
+            w.restore(req["snap"])
+            self.reply({"ok": True})
+        else:
+            self.reply({"ok": False, "error": "bad_request", "reason": "unknown op %r" % (op,)})
+        return False

@@ -1,0 +1,31 @@
+# The simulated device: `micropython device_main.py ROOT CONFIG_DIR SEED` in the folder that is
+# the device's flash. Puts the hardware stand-ins in front of the firmware, then boots the way
+# the device's main.py does (240 MHz, safe boot, the application) with the console routed
+# through the control channel.
+import sys
+
+ROOT = sys.argv[1]
+CONFIG = sys.argv[2]
+SEED = int(sys.argv[3])
+sys.path.insert(0, ROOT + "/host_tools/sim/device")
+sys.path.insert(1, ROOT)
+
+from host_tools.sim.world import World  # noqa: E402
+from host_tools.sim.control import Control  # noqa: E402
+
+world = World(SEED)
+ctl = Control(world)
+world.advance_us(0)  # take requests (a power-on restores the world first) before booting
+
+import machine  # noqa: E402
+
+machine.freq(240000000)
+from firmware import safeboot  # noqa: E402
+
+if safeboot.requested(CONFIG):
+    ctl.write('{"event": "safe_boot"}')
+    while True:
+        world.advance_us(1000000)
+from firmware import app  # noqa: E402
+
+app.main(CONFIG, ".", write=ctl.write, inp=ctl)
