@@ -88,6 +88,7 @@ class WholeMove:
             if places.spot_colour[i] == 255 and occ(sensed[i]) != self.pre[i]:
                 moved.append(i)
         complete = []
+        untouched = []  # complete but for a square nobody touched: confirm may accept it
         growing = 0
         for o in self.outlines:
             changed = o[2]
@@ -99,6 +100,7 @@ class WholeMove:
             if not ok:
                 continue
             done = True
+            touch_missing = False
             for j in range(len(changed)):
                 i = changed[j]
                 now = occ(sensed[i])
@@ -110,6 +112,7 @@ class WholeMove:
                         break
                 elif self.pre[i] and o[3][j] and not touched[i]:
                     done = False  # a capture or swap square nobody has touched yet
+                    touch_missing = True
             if not ok:
                 continue
             if done:
@@ -117,11 +120,17 @@ class WholeMove:
                     complete.append(o)
             else:
                 growing += 1
+                if touch_missing and not any(c[4] == o[4] for c in untouched):
+                    untouched.append(o)
         self.bad = []
         if len(complete) == 1:
             o = complete[0]
             self.move = Move(self.k, self.act, o[0], o[1])
             return AMBIGUOUS if growing else DONE
+        if not complete and len(untouched) == 1:
+            o = untouched[0]
+            self.move = Move(self.k, self.act, o[0], o[1])
+            return AMBIGUOUS
         if complete:
             return WAIT  # several outcomes look alike so far: more must change first
         if not moved:

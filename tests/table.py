@@ -1,0 +1,270 @@
+# Players at a simulated table: they tap cards on the reader, lift and place pieces through the
+# simulator's control channel, and carry out the effects the board announces. They keep their
+# own copy of the game with the rules core (what a careful human scorekeeper would know), which
+# the tests compare with what the board says.
+import json
+import os
+
+from host_tools.sim.server import Sim
+from shared_rules import layout, cards as cards_mod, movegen
+from shared_rules.apply import apply as rules_apply
+from shared_rules.move import Move
+from shared_rules.state import new_game
+
+LAY = layout.load()
+CARDS = cards_mod.load()
+HOLES = {4, 7, 12, 20, 23, 28, 36, 39, 44, 52, 55, 60}
+SETTLE_MS = 160  # more than the scanner's four-scan debounce (80 ms) plus a scan
+
+
+class TableError(AssertionError):
+    pass
+
+
+def wloc(loc):
+    """A rules board location as a board location name."""
+    return str(LAY.loc_json(loc))
+
+
+class Table:
+    def __init__(self, seed=1, flash=None, enrol=True, heap_kw=None):
+        self.sim = Sim(seed=seed, flash=flash, heap_kw=heap_kw)
+        self.events = []
+        self.answers = []
+        deck = self.ask({"op": "deck"})["cards"]
+        self.deck = deck
+        if enrol:
+            # the enrolment file as the device writes it; console enrolment is tested apart
+            with open(os.path.join(self.sim.flash, "cards.json"), "w") as f:
+                json.dump(dict((c["uid"], c["card"]) for c in deck), f)
+            self.power_cycle()
+        self.st = None
+
+    def close(self):
+        self.sim.close()
+
+    def ask(self, req, ok=True):
+        ans = self.sim.request(req)
+        if ok and not ans.get("ok"):
+            raise TableError("%s -> %s" % (req, ans))
+        return ans
+
+    def power_cycle(self):
+        self.ask({"op": "power_cut"})
+        self.ask({"op": "power_on"})
+        self.wait(100)
+
+    # -- time and the console --------------------------------------------------------------
+    def wait(self, ms=SETTLE_MS):
+        self.ask({"op": "wait", "ms": ms})
+        return self.pull()
+
+    def pull(self):
+        new = []
+        for line in self.ask({"op": "console"})["lines"]:
+            if line.startswith("{"):
+                obj = json.loads(line)
+                if "re" in obj:
+                    self.answers.append(obj)
+                else:
+                    new.append(obj)
+        self.events.extend(new)
+        return new
+
+    def send(self, cmd):
+        lines = self.ask({"op": "console", "send": cmd})["lines"]
+        ans = None
+        for line in lines:
+            obj = json.loads(line)
+            if obj.get("re") == cmd["op"]:
+                ans = obj
+            elif "re" not in obj:
+                self.events.append(obj)
+        if ans is None:
+            raise TableError("no answer to %s" % cmd)
+        return ans
+
+    def public(self):
+        ans = self.send({"op": "public"})
+        if not ans["ok"]:
+            raise TableError(ans)
+        return ans["view"]
+
+    def phase(self):
+        return self.public()["phase"]
+
+    def since(self, n):
+        return self.events[n:]
+
+    # -- hands ----------------------------------------------------------------------------
+    def world(self):
+        return self.ask({"op": "world"})["pieces"]
+
+    def at(self, where):
+        for name, p in self.world().items():
+            if p["at"] == where:
+                return name
+        return None
+
+    def lift(self, where):
+        return self.ask({"op": "lift", "at": where})["piece"]
+
+    def place(self, piece, where, upside_down=None):
+        if upside_down is None:
+            upside_down = where.isdigit() and int(where) in HOLES
+        self.ask({"op": "place", "piece": piece, "at": where, "upside_down": upside_down})
+
+    def free_spot(self, colour):
+        taken = [p["at"] for p in self.world().values()]
+        for k in range(1, 5):
+            s = "%s:s%d" % (colour, k)
+            if s not in taken:
+                return s
+        raise TableError("no free spot in %s's start area" % colour)
+
+    def taken_spot(self, colour):
+        w = self.world()
+        for k in range(1, 5):
+            s = "%s:s%d" % (colour, k)
+            if any(p["at"] == s for p in w.values()):
+                return s
+        raise TableError("%s's start area is empty" % colour)
+
+    def card(self, kind):
+        n = len(self.events)
+        self.ask({"op": "card", "card": kind})
+        self.wait(150)
+        self.ask({"op": "card_off"})
+        self.wait(120)
+        return self.since(n)
+
+    # -- a game -----------------------------------------------------------------------------
+    def new_game(self, players=4, seats=None, dealer=None):
+        cmd = {"op": "new_game", "players": players}
+        if seats:
+            cmd["seats"] = seats
+        if dealer:
+            cmd["dealer"] = dealer
+        ans = self.send(cmd)
+        if not ans["ok"]:
+            raise TableError(ans)
+        view = self.public()
+        for colour in view["cards_left"]:
+            piece = self.lift(self.taken_spot(colour))
+            self.place(piece, str(LAY.start[LAY.cidx[colour]]))
+        self.wait()
+        self.st = new_game(LAY, players, None if seats is None else [LAY.cidx[c] for c in seats],
+                           None if dealer is None else LAY.cidx[dealer])
+        if self.phase() != "await_card":
+            raise TableError("setup not accepted: %s" % self.public())
+
+    def play(self, card, mv, meet_first=True):
+        """Plays card kind `card` with the rules Move mv the way players do it; returns the
+        events from the card to the next turn."""
+        n = len(self.events)
+        evs = self.card(card)
+        if not any(e.get("event") == "card" for e in evs):
+            raise TableError("card %s not taken: %s" % (card, evs))
+        held = self.do_move(mv)
+        self.wait()
+        if not any(e.get("event") == "move" for e in self.since(n)):
+            raise TableError("move not accepted: %s\n%s" % (self.since(n), self.public()))
+        self.do_effects(self.since(n), held)
+        self.wait()
+        new, _ = rules_apply(self.st, CARDS, mv)
+        self.st = new
+        return self.since(n)
+
+    def do_move(self, mv):
+        """Moves pieces for mv; returns knocked-out pieces still in hand."""
+        st = self.st
+        held = []
+        if mv.act == movegen.SWAP:
+            a = wloc(st.pos[mv.a])
+            b = wloc(st.pos[mv.b])
+            pa = self.lift(a)
+            pb = self.lift(b)
+            self.place(pa, b, True)
+            self.place(pb, a, True)
+            return held
+        if mv.act == movegen.STEPS:
+            frm = st.pos[mv.a]
+            to = wloc(mv.b)
+            if st.at(mv.b) >= 0:
+                held.append(self.lift(to))  # the victim first, at a human pace
+                self.wait()
+            src = self.taken_spot(LAY.colours[frm - LAY.nboard]) if frm >= LAY.nboard \
+                else wloc(frm)
+            piece = self.lift(src)
+            self.place(piece, to)
+            return held
+        # the Partner 4: segment by segment, burned pieces taken off as the piece passes
+        work = st.copy()
+        sp = movegen.Split(st, st.plays(st.to_move))
+        total = CARDS.steps[movegen.effective(st, CARDS, mv.card)][0]
+        steps = movegen.split_code_steps(mv.a, total)
+        i = 0
+        while i < len(steps):
+            p = steps[i][0]
+            start = work.pos[p]
+            burned = []
+            while i < len(steps) and steps[i][0] == p:
+                d = movegen.split_dest(work, sp, p, steps[i][1])
+                q = movegen.split_step(work, p, d)
+                if q >= 0:
+                    burned.append(wloc(d))
+                i += 1
+            for b in burned:
+                held.append(self.lift(b))
+            if burned:
+                self.wait()
+            piece = self.lift(wloc(start))
+            self.place(piece, wloc(work.pos[p]))
+            self.wait()
+        return held
+
+    def do_effects(self, events, held):
+        """Carries out the effects the board announced, in order."""
+        for e in events:
+            if e.get("event") != "effect":
+                continue
+            kind = e["kind"]
+            if kind == "knock_out":
+                piece = held.pop(0) if held else self.lift(str(e["at"]))
+                self.place(piece, self.free_spot(e["colour"]), False)
+            elif kind == "flip":
+                w = self.world()
+                name = self.at(str(e["at"]))
+                if name and w[name]["upside_down"] != e["undercover"]:
+                    self.ask({"op": "flip", "at": str(e["at"])})
+            elif kind == "meeting":
+                if e["from"] != e["to"]:
+                    piece = self.lift(str(e["from"]))
+                    self.place(piece, str(e["to"]), True)
+            elif kind == "reveal":
+                if e["outcome"] == "to_start":
+                    piece = self.lift(e["at"])
+                    self.place(piece, self.free_spot(e["colour"]), False)
+                elif e["outcome"] == "to_home":
+                    piece = self.lift(e["at"])
+                    self.place(piece, e["to"], False)
+        self.wait(60)
+
+
+def legal(st, card):
+    from shared_rules.move import legal_moves
+    return legal_moves(st, CARDS, CARDS.index[card])
+
+
+def find(st, card, frm=None, to=None, path=None):
+    """The legal Move of card from -> to (rules locations or names), or with that JSON path."""
+    from shared_rules import notation
+    for m in legal(st, card):
+        j = notation.to_json(st, CARDS, m)
+        if path is not None and j.get("path") == path:
+            return m
+        if "path" in j and len(j["path"]) == 1 and j["path"][0] == [frm, to]:
+            return m
+        if frm is not None and "swap" in j and sorted(j["swap"]) == sorted([frm, to]):
+            return m
+    raise TableError("no legal %s move %s -> %s %s" % (card, frm, to, path or ""))
