@@ -38,13 +38,13 @@ class View:
             r, g, b = SEAT[seat]
             s.set(self.seat_led[seat], r, g, b)
             ph = ref.phase
+            if ref.accepted_at >= 0 and ph == "await_effect":
+                self._led(ref.accepted_at, ACCEPT)  # drawn first: work still to do wins
             if ph == "await_move":
                 self._move(ref, blink_on)
             elif ph in ("setup", "await_effect", "mismatch"):
                 for i in ref.diffs:
                     self._todo(ref, i, blink_on)
-            if ref.accepted_at >= 0 and ph == "await_effect":
-                self._led(ref.accepted_at, ACCEPT)
         s.show()
 
     def _led(self, sensor, rgb):

@@ -135,7 +135,7 @@ class Table:
         self.ask({"op": "card", "card": kind})
         self.wait(150)
         self.ask({"op": "card_off"})
-        self.wait(120)
+        self.wait(350)  # the reader calls a card gone after three empty polls (300 ms)
         return self.since(n)
 
     # -- a game -----------------------------------------------------------------------------
@@ -184,6 +184,7 @@ class Table:
             b = wloc(st.pos[mv.b])
             pa = self.lift(a)
             pb = self.lift(b)
+            self.wait()  # both holes empty for a moment, as hands do it
             self.place(pa, b, True)
             self.place(pb, a, True)
             return held
