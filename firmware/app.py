@@ -40,6 +40,7 @@ class App:
         self.ref = Referee(self.places, board.locations, self.store, self.cardmap, self.event)
         self.view = View(board.leds, board.led_names, board.locations, self.places, lay)
         self.dirty = True
+        self.unsettled = False
 
     def event(self, obj):
         self.console.emit(obj)
@@ -67,7 +68,11 @@ class App:
         sc = b.scanner
         k = sc.scan()
         if k:
-            self.ref.on_board(sc.state, sc.changed[:k])
+            self.ref.sense(sc.state, sc.changed[:k])
+            self.unsettled = True
+        elif self.unsettled:
+            self.unsettled = False
+            self.ref.decide()  # the board has been still for a scan
             self.dirty = True
         if n % NFC_EVERY == 0:
             ev = b.cards.poll()
@@ -119,8 +124,22 @@ class App:
                 return _err("bad_request", str(e))
             return {"ok": True, "cards_enrolled": self.cardmap.count()}
         if op == "status":
+            cr = self.board.cards
             return {"ok": True, "phase": ref.phase, "calibrated": self.board.calibrated,
-                    "cards_enrolled": self.cardmap.count()}
+                    "cards_enrolled": self.cardmap.count(),
+                    "reader": {"card": "".join(["%02x" % x for x in cr.uid]),
+                               "errors": cr.errors, "two_cards": cr.collided},
+                    "faults": [self.board.locations[i] for i in range(self.board.scanner.n)
+                               if self.board.scanner.state[i] == 3]}
+        if op == "debug":
+            # what the referee sees right now: sensed classes, touched squares, the move so far
+            names = self.board.locations
+            sensed = dict((names[i], ref.sensed[i]) for i in range(len(names)) if ref.sensed[i])
+            j = ref.judge
+            return {"ok": True, "phase": ref.phase, "sensed": sensed,
+                    "touched": [names[i] for i in range(len(names)) if ref.touched[i]],
+                    "used": getattr(j, "used", None),
+                    "burned": [names[i] for i in getattr(j, "burned", [])]}
         if op == "calibrate":
             calibration.measure_baseline(self.board.scanner, self.board.calib)
             self.board.save_calibration()

@@ -32,9 +32,12 @@ class WholeMove:
         self.places = places
         lay = st.lay
         self.pre = bytearray(places.n)  # occupancy before the move, per sensor
+        self.pre_count = bytearray(lay.ncol)  # pieces in each start area before the move
         for p in range(lay.npieces):
             if st.pos[p] < lay.nboard:
                 self.pre[places.sensor[st.pos[p]]] = 1
+            else:
+                self.pre_count[p // lay.ppc] += 1
         self.outlines = []
         e = movegen.effective(st, cards, k)
         self.act = cards.action[e]
@@ -70,6 +73,13 @@ class WholeMove:
             post.put(a, b)
         changed = []
         after = []
+        counts = bytearray(self.pre_count)  # start areas after the move
+        for p in range(lay.npieces):
+            if post.pos[p] != st.pos[p]:
+                if st.pos[p] >= lay.nboard:
+                    counts[p // lay.ppc] -= 1
+                if post.pos[p] >= lay.nboard:
+                    counts[p // lay.ppc] += 1
         for p in range(lay.npieces):
             if post.pos[p] != st.pos[p]:
                 for loc in (st.pos[p], post.pos[p]):
@@ -78,15 +88,25 @@ class WholeMove:
                         if i not in changed:
                             changed.append(i)
                             after.append(1 if post.board[loc] else 0)
-        return (a, b, changed, after, bytes(post.pos))
+        return (a, b, changed, after, bytes(post.pos), counts)
 
     def judge(self, sensed, touched):
         """sensed: class per sensor; touched: per sensor, changed since the card was played."""
         places = self.places
         moved = []  # sensors whose occupancy differs from before the move (start spots aside)
+        felt = []   # sensors touched since the card (lifted, placed), start spots aside
         for i in range(places.n):
-            if places.spot_colour[i] == 255 and occ(sensed[i]) != self.pre[i]:
-                moved.append(i)
+            if places.spot_colour[i] == 255:
+                if occ(sensed[i]) != self.pre[i]:
+                    moved.append(i)
+                if touched[i]:
+                    felt.append(i)
+        now_count = bytearray(self.pre_count)  # pieces on each start area's spots now
+        for c in self.st.seats:  # other colours' pieces may rest anywhere off the board
+            now_count[c] = 0
+            for i in places.spots[c]:
+                if occ(sensed[i]):
+                    now_count[c] += 1
         complete = []
         untouched = []  # complete but for a square nobody touched: confirm may accept it
         growing = 0
@@ -99,6 +119,16 @@ class WholeMove:
                     break
             if not ok:
                 continue
+            # start areas may only have changed the move's way: a piece left for the start
+            # space, a knocked-out piece put back (or still in a hand)
+            for c in range(len(now_count)):
+                lo = min(self.pre_count[c], o[5][c])
+                hi = max(self.pre_count[c], o[5][c])
+                if not lo <= now_count[c] <= hi:
+                    ok = False
+                    break
+            if not ok:
+                continue
             done = True
             touch_missing = False
             for j in range(len(changed)):
@@ -106,8 +136,9 @@ class WholeMove:
                 now = occ(sensed[i])
                 if now != o[3][j]:
                     done = False
-                    # a sensor already changed must have changed the move's way
-                    if now != self.pre[i]:
+                    # a sensor already changed must have changed the move's way; a square
+                    # whose occupant changes (capture, swap) may stand empty meanwhile
+                    if now != self.pre[i] and not (self.pre[i] and o[3][j]):
                         ok = False
                         break
                 elif self.pre[i] and o[3][j] and not touched[i]:
@@ -115,11 +146,22 @@ class WholeMove:
                     touch_missing = True
             if not ok:
                 continue
+            for c in range(len(now_count)):
+                # entering needs the piece to have left its start area
+                if o[5][c] < self.pre_count[c] and now_count[c] != o[5][c]:
+                    done = False
             if done:
                 if not any(c[4] == o[4] for c in complete):
                     complete.append(o)
             else:
-                growing += 1
+                # a move the board could still grow into must explain every touched square
+                explains = True
+                for i in felt:
+                    if i not in changed:
+                        explains = False
+                        break
+                if explains:
+                    growing += 1
                 if touch_missing and not any(c[4] == o[4] for c in untouched):
                     untouched.append(o)
         self.bad = []

@@ -4,6 +4,7 @@
 from firmware.hal.scanner import EMPTY, UP, DOWN
 
 COUNTED = 255  # start-area spots: compared by count, not one by one
+ANY = 255      # count of a colour not in the game: its pieces may rest in their area or not
 
 
 class Places:
@@ -38,7 +39,7 @@ class Places:
         for i in range(self.n):
             classes[i] = COUNTED if self.spot_colour[i] != 255 else EMPTY
         for c in range(lay.ncol):
-            counts[c] = 0
+            counts[c] = 0 if c in st.seats else ANY
         for p in range(lay.npieces):
             loc = st.pos[p]
             if loc < lay.nboard:
@@ -54,6 +55,8 @@ class Places:
             if e != COUNTED and sensed[i] != e:
                 out.append(i)
         for c in range(len(self.spots)):
+            if counts[c] == ANY:
+                continue
             row = self.spots[c]
             have = [i for i in row if sensed[i] == UP or sensed[i] == DOWN]
             for i in row:

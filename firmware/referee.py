@@ -103,10 +103,19 @@ class Referee:
 
     # -- board ---------------------------------------------------------------------------
     def on_board(self, sensed, changed=()):
-        """After a scan: sensed is the class per sensor, changed the sensors that changed."""
+        """sense() and decide() at once (tests and boot; the app waits for a quiet scan)."""
+        self.sense(sensed, changed)
+        self.decide()
+
+    def sense(self, sensed, changed):
+        """After a scan with changes: sensed is the class per sensor, changed the sensors."""
         self.sensed[:] = sensed
         for i in changed:
             self.touched[i] = 1
+
+    def decide(self):
+        """Judges the board once it has been still for a scan: the changes of one action
+        (a lift and a placement) can straddle two scans, and half of it must not be judged."""
         if self.st is None:
             return
         ph = self.phase
@@ -252,6 +261,9 @@ class Referee:
         if len(self.cands) == 1:
             self._announce(self.cands[0][2])
         else:
+            # what every order shares comes first (knock-outs, flips, reveals of the moved
+            # pieces); the pulls depend on the order, which the players choose by doing them
+            self._announce(before_meetings(self.cands[0][2]))
             self.out({"event": "effect", "kind": "meetings", "points": fired,
                       "note": "carry out the meetings in the order you choose"})
         self._set_phase("await_effect")
@@ -309,7 +321,7 @@ class Referee:
         m, new, events = cand
         if not self.saved:
             self._save(m)
-            self._announce(events)
+            self._announce(events[len(before_meetings(events)):])
         self.st = new
         self.card = -1
         self.judge = None
@@ -389,4 +401,12 @@ class Referee:
 
     def export(self):
         return record(self.header, self.turns)
+
+
+def before_meetings(events):
+    """The events before the first meeting: the same whatever order the meetings take."""
+    for j in range(len(events)):
+        if events[j]["type"] == "meeting":
+            return events[:j]
+    return events
 

@@ -169,11 +169,22 @@ class Table:
         self.wait()
         if not any(e.get("event") == "move" for e in self.since(n)):
             raise TableError("move not accepted: %s\n%s" % (self.since(n), self.public()))
-        self.do_effects(self.since(n), held)
+        self.do_effects(self.since(n), held, mv)
         self.wait()
         new, _ = rules_apply(self.st, CARDS, mv)
         self.st = new
+        self.check()
         return self.since(n)
+
+    def check(self):
+        """The board's public view must be the players' own game."""
+        view = self.public()
+        mine = public_board(self.st)
+        if view["board"] != mine or view["to_move"] != LAY.colours[self.st.to_move] or \
+                view["cards_left"] != dict((LAY.colours[c], self.st.cards[c])
+                                           for c in self.st.seats):
+            raise TableError("the board and the players disagree:\nboard   %s\nplayers %s\n%s"
+                             % (view["board"], mine, self.events[-12:]))
 
     def do_move(self, mv):
         """Moves pieces for mv; returns knocked-out pieces still in hand."""
@@ -224,12 +235,21 @@ class Table:
             self.wait()
         return held
 
-    def do_effects(self, events, held):
+    def do_effects(self, events, held, mv=None):
         """Carries out the effects the board announced, in order."""
         for e in events:
             if e.get("event") != "effect":
                 continue
             kind = e["kind"]
+            if kind == "meetings":
+                # several meetings: the mover's order, one pull at a time
+                _, evs = rules_apply(self.st, CARDS, mv)
+                for ev in evs[len([x for x in evs if x["type"] != "meeting" and
+                                   evs.index(x) < _first_meeting(evs)]):]:
+                    if ev["type"] == "meeting" and ev["from"] != ev["to"]:
+                        self.place(self.lift(str(ev["from"])), str(ev["to"]), True)
+                        self.wait()
+                continue
             if kind == "knock_out":
                 piece = held.pop(0) if held else self.lift(str(e["at"]))
                 self.place(piece, self.free_spot(e["colour"]), False)
@@ -252,6 +272,22 @@ class Table:
         self.wait(60)
 
 
+def public_board(st):
+    out = {}
+    for p in range(LAY.npieces):
+        loc = st.pos[p]
+        if loc < LAY.nboard:
+            out[wloc(loc)] = "undercover" if st.undercover(p) else LAY.colours[p // LAY.ppc]
+    return out
+
+
+def _first_meeting(evs):
+    for j in range(len(evs)):
+        if evs[j]["type"] == "meeting":
+            return j
+    return len(evs)
+
+
 def legal(st, card):
     from shared_rules.move import legal_moves
     return legal_moves(st, CARDS, CARDS.index[card])
@@ -269,3 +305,99 @@ def find(st, card, frm=None, to=None, path=None):
         if frm is not None and "swap" in j and sorted(j["swap"]) == sorted([frm, to]):
             return m
     raise TableError("no legal %s move %s -> %s %s" % (card, frm, to, path or ""))
+
+
+def score(st, mv):
+    """How much a sensible player likes a move: home first, then new pieces, knocking out
+    opponents, distance; never their own team's pieces."""
+    from shared_rules.apply import apply as _apply
+    new, events = _apply(st, CARDS, mv)
+    seat = st.to_move
+    s = 0
+    for ev in events:
+        t = ev["type"]
+        if t == "capture":
+            s += -500 if st.same_team(seat, LAY.cidx[ev["colour"]]) else 40
+        elif t == "win":
+            s += 10000
+        elif t == "reveal":
+            s += 30 if ev["outcome"] == "stays" else -10
+    mine = [c for c in range(LAY.ncol) if st.same_team(seat, c)]
+    for c in mine:
+        for p in range(c * LAY.ppc, (c + 1) * LAY.ppc):
+            for pos, sign in ((new.pos[p], 1), (st.pos[p], -1)):
+                if LAY.is_home(pos):
+                    s += sign * (200 + 10 * LAY.home_index(pos))
+                elif pos < LAY.n:
+                    s += sign * (30 + (pos - LAY.start[c]) % LAY.n)
+    return s
+
+
+class Players:
+    """Hands for the seats: dealt from the players' own shuffled deck, swapped, played."""
+
+    def __init__(self, table, seed):
+        from shared_rules.rng import Rng
+        from shared_rules.randgame import Table as Cards
+        self.table = table
+        self.rng = Rng(seed)
+        self.cards = Cards(CARDS, self.rng)
+
+    def deal(self):
+        self.cards.deal(self.table.st)
+
+    def turn(self):
+        """One turn of the seat to move: the best playable card and move, or a pass."""
+        from shared_rules.move import legal_moves
+        t = self.table
+        st = t.st
+        hand = self.cards.hands[st.to_move]
+        best = None
+        for k in sorted(set(hand)):
+            for mv in legal_moves(st, CARDS, k):
+                s = score(st, mv) + self.rng.below(15)
+                if best is None or s > best[0]:
+                    best = (s, k, mv)
+        if st.players != 4 and best is None and hand:
+            self.cards.discard.append(hand.pop(self.rng.below(len(hand))))
+            hand.append(self.cards.draw())
+            return self.turn()
+        if best is None:
+            n = len(t.events)
+            t.ask({"op": "press", "button": "back", "ms": 2100})
+            t.wait(2300)
+            if not any(e.get("event") == "pass" for e in t.since(n)):
+                raise TableError("pass not taken: %s" % t.since(n))
+            new, _ = rules_apply(st, CARDS, Move(-1, -1))
+            t.st = new
+            t.check()
+            if st.players == 4:
+                self.cards.discard.extend(hand)
+                del hand[:]
+            else:
+                self.cards.discard.append(hand.pop(self.rng.below(len(hand))))
+            return t.since(n)
+        _, k, mv = best
+        hand.remove(k)
+        self.cards.discard.append(k)
+        if len(set(x for x in [mv.card])) and mv.meet is not None and len(mv.meet) > 1:
+            pass
+        evs = t.play(CARDS.names[k], mv)
+        if (t.st.out >> st.to_move) & 1 and hand:
+            self.cards.discard.extend(hand)
+            del hand[:]
+        return evs
+
+    def game(self, max_turns=3000):
+        t = self.table
+        self.deal()
+        turns = 0
+        while turns < max_turns:
+            evs = self.turn()
+            turns += 1
+            kinds = [e.get("event") for e in evs]
+            if "win" in kinds:
+                return turns, evs
+            if "round_end" in kinds:
+                self.deal()
+        raise TableError("no winner after %d turns" % max_turns)

@@ -281,3 +281,33 @@ def test_cards_are_enrolled_through_the_console():
         assert {"event": "card", "card": "5", "seat": "red"} in t.events
     finally:
         t.close()
+
+
+def test_lifting_the_victim_first_is_no_mistake(table):
+    opening(table)
+    table.card("13")
+    n = len(table.events)
+    victim = table.lift("26")  # blue's piece off first
+    table.wait()
+    assert "reject" not in kinds(table.since(n)), table.since(n)
+    table.place(table.lift("13"), "26")
+    table.wait()
+    assert "move" in kinds(table.since(n))
+    table.place(victim, table.free_spot("blue"))
+    assert {"event": "turn", "seat": "blue"} in table.wait()
+
+
+def test_swap_among_three_undercover_pieces(table):
+    opening(table)
+    table.play("7", find(table.st, "7", 13, 20))
+    table.play("2", find(table.st, "2", 26, 28))
+    table.play("12", find(table.st, "12", 45, 57))
+    table.play("8", find(table.st, "8", 61, 5))
+    table.play("1/11", find(table.st, "1/11", 20, 31))   # red leaves the hole ...
+    table.play("8", find(table.st, "8", 28, 36))         # blue onto hole 36
+    table.play("2", find(table.st, "2", 57, 59))
+    table.play("2", find(table.st, "2", 5, 7))           # yellow onto hole 7
+    table.play("1/11", find(table.st, "1/11", 31, 42))
+    table.play("8", find(table.st, "8", 36, 44))         # blue onto hole 44
+    evs = table.play("swap", find(table.st, "swap", 7, 44))
+    assert "reject" not in kinds(evs)

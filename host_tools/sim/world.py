@@ -320,7 +320,9 @@ class World:
             for _ in range(spec["deck"].get(name, 0)):
                 while True:
                     uid = "04" + "".join(["%02x" % r.below(256) for _ in range(6)])
-                    if uid not in seen:
+                    # ISO/IEC 14443-3: the first byte of a cascade level is never the
+                    # cascade tag 0x88, so a double-size UID has no 0x88 as its fourth byte
+                    if uid not in seen and uid[6:8] != "88":
                         break
                 seen[uid] = 1
                 out.append((uid, name))

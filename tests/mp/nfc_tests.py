@@ -90,3 +90,15 @@ def test_read_uid_checks_status_ok_for_a_present_card():
     buf = bytearray(10)
     st, n = b.nfc.read_uid(buf)
     check(st == OK and bytes(buf[:n]) == UID, "status %d uid %r" % (st, bytes(buf[:n])))
+
+
+def test_every_card_of_the_deck_reads_back_its_uid():
+    w, b = fresh(8)
+    buf = bytearray(10)
+    for uid_hex, kind in w.deck:
+        w.card(uid_hex)
+        st, n = b.nfc.read_uid(buf)
+        got = "".join(["%02x" % x for x in buf[:n]])
+        check(st == OK and got == uid_hex, "%s (%s) read as %s, status %d" % (
+            uid_hex, kind, got, st))
+        w.card_off()

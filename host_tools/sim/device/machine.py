@@ -132,6 +132,8 @@ class PWM:
     def _log(self):
         w = _world.current()
         w.buzzer.append((w.clock_us, self._freq, self._duty))
+        if len(w.buzzer) > 64:
+            del w.buzzer[:32]  # a bounded log: a long game must not fill the device's heap
 
     def freq(self, f=None):
         if f is None:
