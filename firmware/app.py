@@ -11,7 +11,7 @@ from firmware.referee import Referee
 from firmware.store import Store
 from firmware.cardmap import CardMap
 from firmware.view import View
-from firmware.console import Console, StdinLines
+from firmware.console import Console, StdinLines, stdout_parts
 from firmware.hal import calibration
 from firmware.hal.mfrc522 import CARD, TWO_CARDS
 from firmware.hal.buttons import PRESS, HOLD
@@ -28,13 +28,16 @@ def _print(line):
 
 
 class App:
-    def __init__(self, config_dir="config", data_dir=".", write=_print, inp=None):
+    def __init__(self, config_dir="config", data_dir=".", write=_print, inp=None,
+                 write_parts=None):
         board = Board(config_dir, data_dir)
         self.board = board
         lay = layout.load()
         self.lay = lay
         self.places = Places(lay, board.index)
-        self.console = Console(inp if inp is not None else StdinLines(), write)
+        if write_parts is None and write is _print:
+            write_parts = stdout_parts
+        self.console = Console(inp if inp is not None else StdinLines(), write, write_parts)
         self.store = Store(data_dir)
         self.cardmap = CardMap(data_dir, cards_mod.load().names)
         self.ref = Referee(self.places, board.locations, self.store, self.cardmap, self.event)
@@ -151,7 +154,7 @@ class App:
         if op == "public":
             return {"ok": True, "view": ref.public_view()}
         if op == "export":
-            return {"ok": True, "record": ref.export()}
+            return ("record", ref.export_parts())
         if op == "undo":
             if ref.undo():
                 self.dirty = True
@@ -164,8 +167,9 @@ def _err(kind, reason):
     return {"ok": False, "error": kind, "reason": reason}
 
 
-def main(config_dir="config", data_dir=".", max_scans=-1, write=_print, inp=None):
-    app = App(config_dir, data_dir, write, inp)
+def main(config_dir="config", data_dir=".", max_scans=-1, write=_print, inp=None,
+         write_parts=None):
+    app = App(config_dir, data_dir, write, inp, write_parts)
     app.boot()
     n = 0
     while max_scans < 0 or n < max_scans:

@@ -5,10 +5,12 @@ import json
 
 
 class Console:
-    def __init__(self, inp, write):
-        """inp: poll() -> a line or None; write(text) puts one line on the console."""
+    def __init__(self, inp, write, write_parts=None):
+        """inp: poll() -> a line or None; write(text) puts one line on the console;
+        write_parts(iterable) puts one line written piece by piece (long answers)."""
         self.inp = inp
         self.write = write
+        self.write_parts = write_parts or (lambda parts: write("".join(parts)))
 
     def emit(self, obj):
         self.write(json.dumps(obj))
@@ -33,8 +35,27 @@ class Console:
             ans = handle(cmd)
         except Exception as e:  # a bug must not end the application; say what happened
             ans = {"ok": False, "error": "internal", "reason": repr(e)}
+        if type(ans) is tuple:
+            # (key, parts): a long answer streamed: {"re": op, "ok": true, key: <parts>}
+            key, parts = ans
+            self.write_parts(_streamed(cmd["op"], key, parts))
+            return
         ans["re"] = cmd["op"]
         self.emit(ans)
+
+
+def _streamed(op, key, parts):
+    yield '{"re": %s, "ok": true, %s: ' % (json.dumps(op), json.dumps(key))
+    for p in parts:
+        yield p
+    yield "}"
+
+
+def stdout_parts(parts):
+    import sys
+    for p in parts:
+        sys.stdout.write(p)
+    sys.stdout.write("\n")
 
 
 class StdinLines:

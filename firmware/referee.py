@@ -16,7 +16,7 @@ from shared_rules.position import BadInput
 from shared_rules.state import new_game
 from firmware import judge as judge_mod
 from firmware.places import COUNTED
-from firmware.store import FORMAT, record
+from firmware.store import FORMAT, record_parts
 from firmware.hal.scanner import EMPTY, UP, DOWN
 
 PUBLIC_EFFECTS = ("capture", "flip", "meeting", "reveal", "out")
@@ -42,7 +42,7 @@ class Referee:
         self.touched = bytearray(n)
         self.st = None
         self.header = None
-        self.turns = []
+        self.turns = []  # where each turn in force starts in the game log (ints, not turns)
         self.phase = "idle"
         self.resume = "await_card"
         self.card = -1
@@ -57,25 +57,26 @@ class Referee:
 
     # -- the game on flash -----------------------------------------------------------------
     def resume_from_flash(self):
-        header, turns = self.store.load()
+        header, offsets = self.store.load()
         if header is None:
             return False
-        if not self._rebuild(header, turns):
+        if not self._rebuild(header, offsets):
             return False
         self.out({"event": "resumed", "turns": len(self.turns), "to_move": self._c(self.st.to_move)})
         self._after_turn_phase()
         return True
 
-    def _rebuild(self, header, turns):
+    def _rebuild(self, header, offsets):
         lay = self.lay
         try:
             seats = [lay.cidx[c] for c in header["seats"]]
             st = new_game(lay, header["players"], seats, lay.cidx[header["dealer"]])
             done = []
-            for t in turns:
+            for at in offsets:
+                t = self.store.turn(at)
                 mv = notation.from_json(st, self.cards, t["move"])
                 st, _ = rules_apply(st, self.cards, mv)
-                done.append(t)
+                done.append(at)
         except (KeyError, ValueError, BadInput) as e:
             self.out({"event": "fault", "what": "game.log", "reason": "stored game unreadable: %s"
                       % (getattr(e, "reason", None) or e)})
@@ -278,8 +279,7 @@ class Referee:
     def _save(self, m):
         turn = {"seat": self._c(self.st.to_move), "card": self.cards.names[m.card],
                 "move": notation.to_json(self.st, self.cards, m)}
-        self.store.append(turn)
-        self.turns.append(turn)
+        self.turns.append(self.store.append(turn))
         self.saved = True
 
     def _announce(self, events):
@@ -350,8 +350,7 @@ class Referee:
         seat = self._c(self.st.to_move)
         new, events = rules_apply(self.st, self.cards, Move(-1, -1))
         turn = {"seat": seat, "move": {"pass": True}}
-        self.store.append(turn)
-        self.turns.append(turn)
+        self.turns.append(self.store.append(turn))
         self.out({"event": "pass", "seat": seat})
         self._announce(events)
         self.cands = [(Move(-1, -1), new, events)]
@@ -399,8 +398,8 @@ class Referee:
                 "card": self.cards.names[self.card] if self.card >= 0 else None,
                 "steps_left": self.judge.left() if self.phase == "await_move" else None}
 
-    def export(self):
-        return record(self.header, self.turns)
+    def export_parts(self):
+        return record_parts(self.store, self.header, self.turns)
 
 
 def before_meetings(events):

@@ -4,6 +4,9 @@
 # move 5 and at move 1500, and a power cut can at worst cut the last line short: a line that is
 # not whole JSON is dropped on loading, so the game resumes at the last completed move. A new
 # game is written to a temporary file and renamed over the old one.
+#
+# Turns stay on flash: the referee keeps only where each line starts (one int per turn), and
+# reads turns back one at a time to resume, undo or export.
 import json
 import os
 
@@ -22,39 +25,61 @@ class Store:
         os.rename(tmp, self.path)
 
     def append(self, obj):
+        """Appends one record line; returns the offset where it starts."""
         with open(self.path, "a") as f:
+            f.seek(0, 2)
+            at = f.tell()
             f.write(json.dumps(obj))
             f.write("\n")
+        return at
 
     def load(self):
-        """(header, turns) of the stored game, or (None, []) when there is none."""
+        """(header, offsets of the turns still in force), or (None, []) with no game. A torn
+        last line is cut off the file, so later appends start on a line of their own."""
         try:
             f = open(self.path)
         except OSError:
             return None, []
         header = None
-        turns = []
+        offsets = []
+        good = 0
         with f:
             while True:
+                at = f.tell()
                 line = f.readline()
-                if not line:
+                if not line or not line.endswith("\n"):
                     break
-                if not line.endswith("\n"):
-                    break  # cut short by a power cut
                 try:
                     obj = json.loads(line)
                 except ValueError:
                     break
+                good = f.tell()
                 if header is None:
                     if type(obj) is not dict or obj.get("format") != FORMAT:
                         return None, []
                     header = obj
                 elif obj.get("undo"):
-                    if turns:
-                        turns.pop()
+                    if offsets:
+                        offsets.pop()
                 else:
-                    turns.append(obj)
-        return header, turns
+                    offsets.append(at)
+            end = f.seek(0, 2)
+        if header is not None and end != good:
+            self._truncate(good)
+        return header, offsets
+
+    def _truncate(self, size):
+        with open(self.path) as f:
+            keep = f.read(size)
+        tmp = self.path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(keep)
+        os.rename(tmp, self.path)
+
+    def turn(self, offset):
+        with open(self.path) as f:
+            f.seek(offset)
+            return json.loads(f.readline())
 
     def clear(self):
         try:
@@ -63,7 +88,13 @@ class Store:
             pass
 
 
-def record(header, turns):
-    """The game record of board-protocols.md (the referee's full knowledge)."""
-    return {"format": FORMAT, "players": header["players"], "seats": header["seats"],
-            "dealer": header["dealer"], "turns": turns}
+def record_parts(store, header, offsets):
+    """The game record of board-protocols.md as pieces of one JSON text, so a long game can
+    be written out without ever holding it whole in memory."""
+    yield '{"format": "%s", "players": %d, "seats": %s, "dealer": %s, "turns": [' % (
+        FORMAT, header["players"], json.dumps(header["seats"]), json.dumps(header["dealer"]))
+    for j in range(len(offsets)):
+        if j:
+            yield ", "
+        yield json.dumps(store.turn(offsets[j]))
+    yield "]}"

@@ -9,13 +9,13 @@ import json
 from host_tools.sim.world import SimError
 
 MARK = "@sim "
+CONSOLE = "@con "
 CONSOLE_WAIT_US = 500000  # a console command gets up to half a second of board time
 
 
 class Control:
     def __init__(self, world):
         self.world = world
-        self.lines = []    # console lines the firmware wrote, not yet fetched
         self.inbox = []    # console commands for the firmware
         self.pending = None  # the request whose answer waits for board time to pass
         self.awaiting = None  # console op the firmware must answer before `pending` ends
@@ -26,15 +26,31 @@ class Control:
         return self.inbox.pop(0) if self.inbox else None
 
     def write(self, line):
-        self.lines.append(line)
-        if self.awaiting is not None and line.startswith("{"):
+        # straight to the host: a device's console is a wire, not a store in its heap
+        sys.stdout.write(CONSOLE + line + "\n")
+        if self.awaiting is not None and '"re"' in line:
             try:
-                obj = json.loads(line)
+                if json.loads(line).get("re") == self.awaiting:
+                    self._answered()
             except ValueError:
-                return
-            if obj.get("re") == self.awaiting:
-                self.awaiting = None
-                self.world.wait_until = self.world.clock_us  # answered: stop the clock
+                pass
+
+    def write_parts(self, parts):
+        sys.stdout.write(CONSOLE)
+        first = True
+        for p in parts:
+            sys.stdout.write(p)
+            if first and self.awaiting is not None and p.startswith(
+                    '{"re": "%s"' % self.awaiting):
+                self.awaiting = "-streamed"
+            first = False
+        sys.stdout.write("\n")
+        if self.awaiting == "-streamed":
+            self._answered()
+
+    def _answered(self):
+        self.awaiting = None
+        self.world.wait_until = self.world.clock_us  # answered: stop the clock
 
     def reply(self, obj):
         obj["_snap"] = self.world.snapshot()
@@ -73,9 +89,7 @@ class Control:
                     type(e).__name__, e)})
 
     def _console_answer(self):
-        out = {"ok": True, "lines": self.lines}
-        self.lines = []
-        return out
+        return {"ok": True, "lines": []}  # the host adds the lines it has received
 
     def handle(self, req):
         w = self.world

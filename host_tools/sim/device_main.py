@@ -28,4 +28,4 @@ if safeboot.requested(CONFIG):
         world.advance_us(1000000)
 from firmware import app  # noqa: E402
 
-app.main(CONFIG, ".", write=ctl.write, inp=ctl)
+app.main(CONFIG, ".", write=ctl.write, inp=ctl, write_parts=ctl.write_parts)

@@ -12,6 +12,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 MARK = "@sim "
+CONSOLE = "@con "
 # what hands can do while the device is off: these ops change only the snapshot
 OFFLINE_OPS = ("lift", "place", "flip", "card", "card_off", "world", "wait", "console")
 
@@ -30,6 +31,7 @@ class Sim:
         self.proc = None
         self.snap = None
         self.stray = []  # device output that was not an answer (prints, tracebacks)
+        self.console = []  # console lines of the firmware, until a `console` request
         self.power_on()
 
     # -- the device process ----------------------------------------------------------------
@@ -83,14 +85,18 @@ class Sim:
             line = self.proc.stdout.readline()
             if not line:
                 return self._died()
+            if line.startswith(CONSOLE):
+                self.console.append(line[len(CONSOLE):].rstrip("\n"))
+                continue
             if line.startswith(MARK):
                 ans = json.loads(line[len(MARK):])
                 snap = ans.pop("_snap", None)
                 if snap is not None:
                     self.snap = snap
-                if "lines" in ans and self.stray:
-                    ans["lines"] = self.stray + ans["lines"]
+                if "lines" in ans:
+                    ans["lines"] = self.stray + self.console + ans["lines"]
                     self.stray = []
+                    self.console = []
                 return ans
             self.stray.append(line.rstrip("\n"))
 
