@@ -176,6 +176,52 @@ class Table:
         self.check()
         return self.since(n)
 
+    def record(self):
+        return self.send({"op": "export"})["record"]
+
+    def adopt_device_game(self):
+        """After a power cut: take the device's saved game as the truth, and put the pieces
+        where it says (the colour under each piece matters, so the right pieces move)."""
+        from shared_rules import notation
+        rec = self.record()
+        st = new_game(LAY, rec["players"], [LAY.cidx[c] for c in rec["seats"]],
+                      LAY.cidx[rec["dealer"]])
+        for turn in rec["turns"]:
+            st, _ = rules_apply(st, CARDS, notation.from_json(st, CARDS, turn["move"]))
+        self.st = st
+        want = {}  # location name -> (colour, upside down)
+        for p in range(LAY.npieces):
+            if st.pos[p] < LAY.nboard and p // LAY.ppc in st.seats:
+                want[wloc(st.pos[p])] = (LAY.colours[p // LAY.ppc], st.undercover(p))
+        world = self.world()
+        hand = []
+        for name, p in world.items():
+            at = p["at"]
+            colour = name.split("-")[0]
+            if at is None:
+                hand.append(name)
+            elif ":s" not in at and (at not in want or want[at][0] != colour):
+                self.lift(at)
+                hand.append(name)
+            elif ":s" not in at and want[at][1] != p["upside_down"]:
+                self.ask({"op": "flip", "at": at})
+        world = self.world()
+        for at, (colour, down) in sorted(want.items()):
+            if world.get(self.at(at) or "", {}).get("at") == at:
+                continue
+            mine = [n for n in hand if n.startswith(colour + "-")]
+            if not mine:
+                spot = self.taken_spot(colour)
+                mine = [self.lift(spot)]
+                hand.extend(mine)
+            hand.remove(mine[0])
+            self.place(mine[0], at, down)
+        for name in hand:
+            self.place(name, self.free_spot(name.split("-")[0]), False)
+        self.wait(300)
+        self.check()
+        return rec
+
     def check(self):
         """The board's public view must be the players' own game."""
         view = self.public()
