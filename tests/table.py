@@ -397,7 +397,11 @@ class Players:
         from shared_rules.move import legal_moves
         t = self.table
         st = t.st
-        hand = self.cards.hands[st.to_move]
+        hand = self.cards.hands.setdefault(st.to_move, [])
+        while len(hand) < st.cards[st.to_move]:  # after a lost move: hold what the game says
+            hand.append(self.cards.draw())
+        while len(hand) > st.cards[st.to_move]:
+            self.cards.discard.append(hand.pop())
         best = None
         for k in sorted(set(hand)):
             for mv in legal_moves(st, CARDS, k):
@@ -420,14 +424,12 @@ class Players:
             if st.players == 4:
                 self.cards.discard.extend(hand)
                 del hand[:]
-            else:
+            elif hand:
                 self.cards.discard.append(hand.pop(self.rng.below(len(hand))))
             return t.since(n)
         _, k, mv = best
         hand.remove(k)
         self.cards.discard.append(k)
-        if len(set(x for x in [mv.card])) and mv.meet is not None and len(mv.meet) > 1:
-            pass
         evs = t.play(CARDS.names[k], mv)
         if (t.st.out >> st.to_move) & 1 and hand:
             self.cards.discard.extend(hand)
