@@ -1,6 +1,7 @@
 # The application: the referee at 50 scans per second. Each pass scans the sensors, polls the
 # card reader (every 5th pass), the buttons and the console, and redraws the LEDs when
 # something changed (and five times a second for blinking).
+import gc
 import json
 import time
 
@@ -42,6 +43,9 @@ class App:
         self.cardmap = CardMap(data_dir, cards_mod.load().names)
         self.ref = Referee(self.places, board.locations, self.store, self.cardmap, self.event)
         self.view = View(board.leds, board.led_names, board.locations, self.places, lay)
+        # the name tables have been turned into index tables above: give their heap back
+        board.index = None
+        board.led_names = None
         self.dirty = True
         self.unsettled = False
 
@@ -128,7 +132,9 @@ class App:
             return {"ok": True, "cards_enrolled": self.cardmap.count()}
         if op == "status":
             cr = self.board.cards
+            gc.collect()
             return {"ok": True, "phase": ref.phase, "calibrated": self.board.calibrated,
+                    "heap_used": gc.mem_alloc(), "heap_free": gc.mem_free(),
                     "cards_enrolled": self.cardmap.count(),
                     "reader": {"card": "".join(["%02x" % x for x in cr.uid]),
                                "errors": cr.errors, "two_cards": cr.collided},

@@ -1,46 +1,90 @@
 # Which NFC sticker is which card: learned once by enrolment, kept on flash as `cards.json`
-# ({uid hex: card kind}), written atomically. An unknown sticker is reported, never guessed.
+# (one JSON line per sticker: ["uid hex", "card kind"]), written atomically. An unknown
+# sticker is reported, never guessed.
+#
+# In memory the map is packed: 11 bytes per sticker (UID length + up to 10 UID bytes) and one
+# byte for its kind, about 1.3 KB for the 110 cards instead of a dict of strings; the file is
+# read a line at a time so loading never holds the whole deck either.
 import json
 import os
+
+SLOT = 11
+
+
+def _uid_bytes(uid_hex):
+    if len(uid_hex) not in (8, 14, 20):
+        raise ValueError("a UID has 4, 7 or 10 bytes (8, 14 or 20 hex digits)")
+    try:
+        return bytes([int(uid_hex[j:j + 2], 16) for j in range(0, len(uid_hex), 2)])
+    except ValueError:
+        raise ValueError("uid must be hexadecimal")
 
 
 class CardMap:
     def __init__(self, data_dir=".", kinds=()):
         self.path = data_dir + "/cards.json"
-        self.kinds = kinds
-        self.map = {}
+        self.kinds = list(kinds)
+        self.uids = bytearray()
+        self.kind_of = bytearray()
         self.error = None
         try:
-            with open(self.path) as f:
-                m = json.load(f)
-            if type(m) is not dict:
-                raise ValueError("not an object")
-            for uid in m:
-                if m[uid] not in kinds:
-                    raise ValueError("unknown card kind %r" % (m[uid],))
-            self.map = m
+            f = open(self.path)
         except OSError:
-            pass
-        except ValueError as e:
-            self.error = "cards.json is unreadable (%s): enrol the cards again" % e
+            return
+        with f:
+            try:
+                while True:
+                    line = f.readline()
+                    if not line:
+                        break
+                    if line.strip():
+                        uid_hex, kind = json.loads(line)
+                        self._put(_uid_bytes(uid_hex), kind)
+            except (ValueError, TypeError) as e:
+                self.uids = bytearray()
+                self.kind_of = bytearray()
+                self.error = "cards.json is unreadable (%s): enrol the cards again" % e
 
-    def kind(self, uid_hex):
-        return self.map.get(uid_hex)
+    def _find(self, uid):
+        n = len(uid)
+        for j in range(len(self.kind_of)):
+            at = j * SLOT
+            if self.uids[at] == n and self.uids[at + 1:at + 1 + n] == uid:
+                return j
+        return -1
 
-    def enrol(self, uid_hex, kind):
+    def _put(self, uid, kind):
         if kind not in self.kinds:
             raise ValueError("unknown card kind %r; kinds are %s" % (kind, ", ".join(self.kinds)))
-        if len(uid_hex) not in (8, 14, 20):
-            raise ValueError("a UID has 4, 7 or 10 bytes (8, 14 or 20 hex digits)")
+        k = self.kinds.index(kind)
+        j = self._find(uid)
+        if j >= 0:
+            self.kind_of[j] = k
+            return
+        slot = bytearray(SLOT)
+        slot[0] = len(uid)
+        slot[1:1 + len(uid)] = uid
+        self.uids.extend(slot)
+        self.kind_of.append(k)
+
+    def kind(self, uid_hex):
         try:
-            int(uid_hex, 16)
+            j = self._find(_uid_bytes(uid_hex))
         except ValueError:
-            raise ValueError("uid must be hexadecimal")
-        self.map[uid_hex.lower()] = kind
+            return None
+        return self.kinds[self.kind_of[j]] if j >= 0 else None
+
+    def enrol(self, uid_hex, kind):
+        self._put(_uid_bytes(uid_hex.lower()), kind)
         tmp = self.path + ".tmp"
         with open(tmp, "w") as f:
-            json.dump(self.map, f)
+            for j in range(len(self.kind_of)):
+                at = j * SLOT
+                n = self.uids[at]
+                uid = "".join(["%02x" % b for b in self.uids[at + 1:at + 1 + n]])
+                f.write(json.dumps([uid, self.kinds[self.kind_of[j]]]))
+                f.write("\n")
         os.rename(tmp, self.path)
 
     def count(self):
-        return len(self.map)
+        return len(self.kind_of)

@@ -27,8 +27,8 @@ def wloc(loc):
 
 
 class Table:
-    def __init__(self, seed=1, flash=None, enrol=True, heap_kw=None):
-        self.sim = Sim(seed=seed, flash=flash, heap_kw=heap_kw)
+    def __init__(self, seed=1, flash=None, enrol=True, heap_kw=None, code=None):
+        self.sim = Sim(seed=seed, flash=flash, heap_kw=heap_kw, code=code)
         self.events = []
         self.answers = []
         deck = self.ask({"op": "deck"})["cards"]
@@ -36,7 +36,8 @@ class Table:
         if enrol:
             # the enrolment file as the device writes it; console enrolment is tested apart
             with open(os.path.join(self.sim.flash, "cards.json"), "w") as f:
-                json.dump(dict((c["uid"], c["card"]) for c in deck), f)
+                for c in deck:
+                    f.write(json.dumps([c["uid"], c["card"]]) + "\n")
             self.power_cycle()
         self.st = None
 

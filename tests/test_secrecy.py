@@ -47,7 +47,8 @@ def outputs(st, script):
     places = Places(LAY, INDEX)
     out = []
     ref = Referee(places, NAMES, Store(data), CardMap(data, CARDS.names), out.append)
-    ref.cardmap.map = dict(("%014x" % k, CARDS.names[k]) for k in range(len(CARDS.names)))
+    for k in range(len(CARDS.names)):
+        ref.cardmap._put(bytes.fromhex("%014x" % k), CARDS.names[k])
     ref.st = st
     ref.header = {"players": st.players}
     px = FakePixels(len(LEDS))

@@ -10,11 +10,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MS_PER_MINSTR_240 = 10.0
 MS_PER_MINSTR_PESSIMISTIC = 16.0
 DEVICE_PACKAGES = ("shared_rules", "firmware", "firmware/hal")
+SIM_PACKAGES = ("host_tools", "host_tools/sim", "host_tools/sim/device")
 
 
-def build_device_tree(dst):
-    """The code as the device holds it: .mpy files (mpy-cross) plus data files."""
-    for pkg in DEVICE_PACKAGES:
+def build_device_tree(dst, with_sim=False):
+    """The code as the device holds it: .mpy files (mpy-cross) plus data files. with_sim adds
+    the simulator's own modules (as .mpy too) and the data it reads, so a simulated device
+    can boot from this tree."""
+    packages = DEVICE_PACKAGES + (SIM_PACKAGES if with_sim else ())
+    for pkg in packages:
         src = os.path.join(ROOT, pkg)
         out = os.path.join(dst, pkg)
         os.makedirs(out, exist_ok=True)
@@ -25,6 +29,14 @@ def build_device_tree(dst):
                                check=True)
     shutil.copytree(os.path.join(ROOT, "shared_rules", "data"),
                     os.path.join(dst, "shared_rules", "data"))
+    if with_sim:
+        shutil.copytree(os.path.join(ROOT, "hardware"), os.path.join(dst, "hardware"))
+        shutil.copytree(os.path.join(ROOT, "host_tools", "sim", "data"),
+                        os.path.join(dst, "host_tools", "sim", "data"))
+        for name in ("device_main.py",):
+            os.remove(os.path.join(dst, "host_tools", "sim", name[:-3] + ".mpy"))
+            shutil.copy(os.path.join(ROOT, "host_tools", "sim", name),
+                        os.path.join(dst, "host_tools", "sim", name))
     for name in os.listdir(HERE):
         if name.startswith("mp_") or name.endswith(".json"):
             shutil.copy(os.path.join(HERE, name), dst)

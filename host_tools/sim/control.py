@@ -53,7 +53,6 @@ class Control:
         self.world.wait_until = self.world.clock_us  # answered: stop the clock
 
     def reply(self, obj):
-        obj["_snap"] = self.world.snapshot()
         sys.stdout.write(MARK + json.dumps(obj) + "\n")
 
     def serve(self):
@@ -140,8 +139,6 @@ class Control:
             self.reply({"ok": True, "leds": w.led_colours})
         elif op == "world":
             self.reply({"ok": True, "pieces": w.world()})
-        elif op == "deck":
-            self.reply({"ok": True, "cards": [{"uid": u, "card": k} for u, k in w.deck]})
         elif op == "fault":
             w.fault(req["kind"], req.get("at"), req.get("ms", 1000))
             self.reply({"ok": True})

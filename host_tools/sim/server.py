@@ -9,12 +9,14 @@ import signal
 import subprocess
 import tempfile
 
+from host_tools.sim.world import World, SimError as WorldError
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 MARK = "@sim "
 CONSOLE = "@con "
-# what hands can do while the device is off: these ops change only the snapshot
-OFFLINE_OPS = ("lift", "place", "flip", "card", "card_off", "world", "wait", "console")
+# hand actions: the host applies them to its own copy of the physical world too
+HANDS = ("lift", "place", "flip", "slide", "card", "card_off")
 
 
 class SimError(Exception):
@@ -22,14 +24,18 @@ class SimError(Exception):
 
 
 class Sim:
-    def __init__(self, seed=1, flash=None, config=None, heap_kw=None):
+    def __init__(self, seed=1, flash=None, config=None, heap_kw=None, code=None):
+        """code: a tree of the device's code (host_tools.bench.common.build_device_tree with
+        with_sim) to boot from instead of the sources, as a deployed device would."""
+        self.code = code or ROOT
         self.seed = seed
         self.flash = flash or tempfile.mkdtemp(prefix="agentboard-flash-")
         os.makedirs(self.flash, exist_ok=True)
         self.config = config or os.path.join(ROOT, "hardware")
         self.heap_kw = heap_kw
         self.proc = None
-        self.snap = None
+        self.mirror = World(seed)  # the physical board, which outlives the device
+        self.booted = False
         self.stray = []  # device output that was not an answer (prints, tracebacks)
         self.console = []  # console lines of the firmware, until a `console` request
         self.power_on()
@@ -39,8 +45,8 @@ class Sim:
         cmd = [MICROPYTHON]
         if self.heap_kw:
             cmd += ["-X", "heapsize=%dwK" % self.heap_kw]
-        cmd += [os.path.join(ROOT, "host_tools", "sim", "device_main.py"), ROOT, self.config,
-                str(self.seed)]
+        cmd += [os.path.join(self.code, "host_tools", "sim", "device_main.py"), self.code,
+                self.config, str(self.seed)]
         self.proc = subprocess.Popen(cmd, cwd=self.flash, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      bufsize=1)
@@ -52,10 +58,11 @@ class Sim:
         if self.alive():
             return {"ok": False, "error": "refused", "reason": "the device is already on"}
         self._spawn()
-        if self.snap is not None:
-            ans = self._ask({"op": "_restore", "snap": self.snap})
+        if self.booted:
+            ans = self._ask({"op": "_restore", "snap": self.mirror.snapshot()})
             if not ans.get("ok"):
                 return ans
+        self.booted = True
         return {"ok": True}
 
     def power_cut(self):
@@ -90,9 +97,6 @@ class Sim:
                 continue
             if line.startswith(MARK):
                 ans = json.loads(line[len(MARK):])
-                snap = ans.pop("_snap", None)
-                if snap is not None:
-                    self.snap = snap
                 if "lines" in ans:
                     ans["lines"] = self.stray + self.console + ans["lines"]
                     self.stray = []
@@ -115,39 +119,49 @@ class Sim:
             return self.power_cut()
         if op == "power_on":
             return self.power_on()
+        if op == "deck":
+            return {"ok": True, "cards": [{"uid": u, "card": k} for u, k in self.mirror.deck]}
         if not self.alive():
             return self._offline(req)
-        return self._ask(req)
+        ans = self._ask(req)
+        if ans.get("ok") and op in HANDS:
+            self._mirror(req)
+        return ans
+
+    def _mirror(self, req):
+        """Applies a hand action to the host's copy of the world (slides: where they end)."""
+        m = self.mirror
+        op = req["op"]
+        if op == "lift":
+            m.lift(req["at"])
+        elif op == "place":
+            m.place(req["piece"], req["at"], req.get("upside_down", False))
+        elif op == "flip":
+            m.flip(req["at"])
+        elif op == "slide":
+            m.place(req["piece"], req["path"][-1], req.get("upside_down", False))
+        elif op == "card":
+            m.card(req["uid"] if "uid" in req else m.card_of_kind(req["card"]))
+        else:
+            m.card_off()
 
     def _offline(self, req):
+        """With the device off, hands still work on the board; the device sees nothing."""
         op = req.get("op")
-        if op not in OFFLINE_OPS or self.snap is None:
-            return {"ok": False, "error": "device_off",
-                    "reason": "the device is off (power_on first)"}
-        pieces = self.snap["pieces"]
         if op == "world":
-            return {"ok": True, "pieces": pieces}
-        if op in ("wait", "console"):
-            return {"ok": True} if op == "wait" else {"ok": True, "lines": []}
+            return {"ok": True, "pieces": self.mirror.world()}
+        if op == "wait":
+            return {"ok": True}
+        if op == "console":
+            return {"ok": True, "lines": []}
         if op == "card":
             return {"ok": False, "error": "device_off", "reason": "the reader is unpowered"}
-        if op == "card_off":
-            self.snap["tags"] = []
-            return {"ok": True}
-        at = str(req.get("at"))
-        here = [n for n in pieces if pieces[n]["at"] == at]
-        if op == "lift":
-            if not here:
-                return {"ok": False, "error": "refused", "reason": "there is no piece on %s" % at}
-            pieces[here[0]]["at"] = None
-            return {"ok": True, "piece": here[0]}
-        if op == "flip":
-            if not here:
-                return {"ok": False, "error": "refused", "reason": "no piece on %s" % at}
-            pieces[here[0]]["upside_down"] = not pieces[here[0]]["upside_down"]
-            return {"ok": True}
-        name = req.get("piece")
-        if name not in pieces or pieces[name]["at"] is not None or here:
-            return {"ok": False, "error": "refused", "reason": "cannot place %s on %s" % (name, at)}
-        pieces[name] = {"at": at, "upside_down": bool(req.get("upside_down", False))}
-        return {"ok": True}
+        if op in HANDS:
+            try:
+                piece = self.mirror.lift(req["at"]) if op == "lift" else None
+                if op != "lift":
+                    self._mirror(req)
+            except (WorldError, KeyError) as e:
+                return {"ok": False, "error": "refused", "reason": str(e)}
+            return {"ok": True, "piece": piece} if op == "lift" else {"ok": True}
+        return {"ok": False, "error": "device_off", "reason": "the device is off (power_on first)"}

@@ -349,7 +349,6 @@ class World:
         self.tags = []
         for uid in snap["tags"]:
             self.card(uid)
-        self.clock_us = snap["clock_us"]
 
     def world(self):
         out = {}

@@ -1,0 +1,58 @@
+# Runs on MicroPython from a device tree built with the simulator: the heap the firmware keeps
+# alive, step by step (imports, then the objects the application builds), without the
+# simulator's own share (measured first and subtracted).
+import sys
+sys.path.insert(0, "host_tools/sim/device")
+sys.path.insert(1, ".")
+import gc
+from host_tools.sim.world import World
+from host_tools.sim.control import Control
+import machine
+import neopixel
+import time
+w = World(1)
+Control(w)
+w.hook = None
+gc.collect()
+last = [gc.mem_alloc()]
+rows = []
+
+
+def step(what):
+    gc.collect()
+    now = gc.mem_alloc()
+    rows.append((what, now - last[0]))
+    last[0] = now
+
+
+from shared_rules import layout, cards, state, position, movegen, move, apply, hints, notation
+step("rules core modules")
+layout.load(); cards.load()
+step("layout and card tables")
+from firmware.hal import scanner, calibration, mfrc522, leds, buttons, buzzer
+step("drivers (hal) modules")
+from firmware import board, places, judge, referee, store, cardmap, view, console
+step("referee, view, console modules")
+from firmware import app
+step("app module")
+class NoInput:
+    def poll(self):
+        return None
+
+
+b = board.Board("hardware", ".")
+step("  Board (maps, drivers, calibration)")
+cm = cardmap.CardMap(".", cards.load().names)
+step("  CardMap (110 enrolled stickers)")
+pl = places.Places(layout.load(), b.index)
+ref = referee.Referee(pl, b.locations, store.Store("."), cm, lambda e: None)
+step("  Places + Referee")
+v = view.View(b.leds, b.led_names, b.locations, pl, layout.load())
+b.index = None
+b.led_names = None
+step("  View (then the name tables are released, as the app does)")
+total = 0
+for what, n in rows:
+    total += n
+    print("%-62s %7d" % (what, n))
+print("%-62s %7d" % ("total (64-bit port; about half on an ESP32)", total))
