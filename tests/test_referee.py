@@ -311,3 +311,46 @@ def test_swap_among_three_undercover_pieces(table):
     table.play("8", find(table.st, "8", 36, 44))         # blue onto hole 44
     evs = table.play("swap", find(table.st, "swap", 7, 44))
     assert "reject" not in kinds(evs)
+
+
+def test_noise_during_a_move_changes_nothing(table):
+    opening(table)
+    table.card("5")
+    n = len(table.events)
+    table.ask({"op": "fault", "kind": "noise", "at": "40", "ms": 40})
+    piece = table.lift("13")
+    table.ask({"op": "fault", "kind": "noise", "at": "15", "ms": 40})
+    table.wait()
+    table.place(piece, "18")
+    table.wait()
+    evs = table.since(n)
+    assert "reject" not in kinds(evs) and "mismatch" not in kinds(evs), evs
+    assert [e["move"] for e in evs if e.get("event") == "move"] == [
+        {"card": "5", "path": [[13, 18]]}]
+
+
+def test_a_piece_slid_across_the_track_counts_only_where_it_lands(table):
+    opening(table)
+    table.card("5")
+    n = len(table.events)
+    piece = table.lift("13")
+    table.ask({"op": "slide", "piece": piece, "path": ["14", "15", "16", "17", "18"]})
+    table.wait(600)
+    evs = table.since(n)
+    assert "reject" not in kinds(evs), evs
+    assert [e["move"] for e in evs if e.get("event") == "move"] == [
+        {"card": "5", "path": [[13, 18]]}]
+
+
+def test_a_dead_sensor_under_a_piece_is_shown_and_play_resumes_when_it_recovers(table):
+    opening(table)
+    n = len(table.events)
+    table.ask({"op": "fault", "kind": "dead_sensor", "at": "45", "ms": 1500})
+    table.wait(600)
+    mm = [e for e in table.since(n) if e.get("event") == "mismatch"]
+    assert mm and mm[0]["locations"] == ["45"]
+    status = table.send({"op": "status"})
+    assert status["faults"] == ["45"] and table.public()["phase"] == "mismatch"
+    table.wait(1500)
+    assert table.public()["phase"] == "await_card"
+    table.play("5", find(table.st, "5", 13, 18))

@@ -17,6 +17,8 @@ def main():
         rules.report(dst)
         print()
         hardware.report(dst)
+        print()
+        hardware.referee_report()
     finally:
         shutil.rmtree(dst, ignore_errors=True)
 

@@ -6,7 +6,8 @@ import json
 import os
 import subprocess
 
-from host_tools.bench.common import ROOT, BIN, cost, esp32_ms, run_mp, per_call
+from host_tools.bench.common import (ROOT, BIN, cost, esp32_ms, run_mp, per_call,
+                                     build_device_tree)
 
 ADC_US = 35  # one ADC conversion from MicroPython on an ESP32 (notes, v1.15 figure)
 
@@ -46,3 +47,44 @@ def report(dst):
     print("   a read with a card on the reader: about %.1f ms in all. Polled every 5th scan "
           "(10 times a second), it fits in that scan's 20 ms slot beside a %.1f ms scan"
           % (esp32_ms(card) + info["board_us"] / 1000.0, scan_ms))
+
+
+def referee_report():
+    """Needs the simulator in the device tree (its own build)."""
+    import tempfile
+    import shutil
+    dst = tempfile.mkdtemp(prefix="agentboard-bench-sim-")
+    try:
+        build_device_tree(dst, with_sim=True)
+        for name in ("mp_latency.py", "mp_fw_heap.py", "mp_sim_heap.py"):
+            shutil.copy(os.path.join(ROOT, "host_tools", "bench", name), dst)
+        rc, out = run_mp(dst, ["mp_latency.py", "1"])
+        lat = json.loads(out.strip().splitlines()[-1])
+        proc = cost(dst, ["mp_latency.py", "1"], ["mp_latency.py", "2"])
+        print("6. Referee latency, last sensor change of a move to the accept LEDs (targets: "
+              "processing < 2 M instructions, whole < 100 ms)")
+        print("   debounce (four stable scans at 50 scans/s): %.0f ms of board time; the quiet "
+              "scan before judging: %.0f ms" % (lat["debounce_ms"], lat["quiet_ms"]))
+        print("   processing of the accepting decision (judge, save to flash, effects, LEDs): "
+              "%d instructions = %.1f ms at 240 MHz" % (proc, esp32_ms(proc)))
+        print("   whole: about %.0f ms" % (lat["total_ms"] + esp32_ms(proc)))
+        print()
+        rc, out = run_mp(dst, ["mp_sim_heap.py"])
+        sim = int(out.strip())
+        with open(os.path.join(dst, "cards.json"), "w") as f:
+            for uid, kind in _deck(dst):
+                f.write(json.dumps([uid, kind]) + "\n")
+        rc, out = run_mp(dst, ["mp_fw_heap.py"])
+        print("7. Heap the firmware keeps alive after boot, .mpy, whole deck enrolled (64-bit "
+              "port; about half on an ESP32; the simulator's own %d bytes excluded):" % sim)
+        for line in out.strip().splitlines():
+            print("   " + line)
+    finally:
+        shutil.rmtree(dst, ignore_errors=True)
+
+
+def _deck(dst):
+    import sys
+    sys.path.insert(0, ROOT)
+    from host_tools.sim.world import World
+    return World(1).deck
