@@ -43,9 +43,7 @@ class App:
         self.cardmap = CardMap(data_dir, cards_mod.load().names)
         self.ref = Referee(self.places, board.locations, self.store, self.cardmap, self.event)
         self.view = View(board.leds, board.led_names, board.locations, self.places, lay)
-        # the name tables have been turned into index tables above: give their heap back
-        board.index = None
-        board.led_names = None
+        board.release_names()  # turned into index tables above: give their heap back
         self.dirty = True
         self.unsettled = False
 

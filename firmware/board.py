@@ -72,6 +72,11 @@ class Board:
         self.buzzer = Buzzer(machine.PWM(machine.Pin(pins["buzzer"]["pin"]), freq=1000,
                                          duty_u16=0))
 
+    def release_names(self):
+        """Once Places and View have their index tables, the name lookups are not needed."""
+        self.index = {}
+        self.led_names = []
+
     def led_index(self, name):
         return self.led_names.index(name)
 

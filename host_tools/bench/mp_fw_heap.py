@@ -48,8 +48,7 @@ pl = places.Places(layout.load(), b.index)
 ref = referee.Referee(pl, b.locations, store.Store("."), cm, lambda e: None)
 step("  Places + Referee")
 v = view.View(b.leds, b.led_names, b.locations, pl, layout.load())
-b.index = None
-b.led_names = None
+b.release_names()
 step("  View (then the name tables are released, as the app does)")
 total = 0
 for what, n in rows:
