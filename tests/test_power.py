@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from table import Table, Players, TableError
+from host_tools.sim.players import Table, Players, TableError
 
 pytestmark = pytest.mark.micropython
 

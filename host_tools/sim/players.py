@@ -1,4 +1,4 @@
-# Players at a simulated table: they tap cards on the reader, lift and place pieces through the
+# Players at a simulated table (for tests and the demo): they tap cards on the reader, lift and place pieces through the
 # simulator's control channel, and carry out the effects the board announces. They keep their
 # own copy of the game with the rules core (what a careful human scorekeeper would know), which
 # the tests compare with what the board says.
