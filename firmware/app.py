@@ -15,7 +15,7 @@ from firmware.view import View
 from firmware.console import Console, StdinLines, stdout_parts
 from firmware.hal import calibration
 from firmware.hal.mfrc522 import CARD, TWO_CARDS
-from firmware.hal.buttons import PRESS, HOLD
+from firmware.hal.buttons import PRESS, RELEASE, HOLD
 
 SCAN_MS = 20
 NFC_EVERY = 5
@@ -46,6 +46,7 @@ class App:
         board.release_names()  # turned into index tables above: give their heap back
         self.dirty = True
         self.unsettled = False
+        self.menu = 0  # players chosen in the new-game menu (0: menu closed)
 
     def event(self, obj):
         self.console.emit(obj)
@@ -87,10 +88,14 @@ class App:
                 self.event({"event": "reject", "reason": "two cards on the reader: one at a "
                             "time"})
         ev = b.confirm.poll(SCAN_MS)
-        if ev == PRESS:
-            self.ref.confirm()
+        if ev:
+            self.confirm_button(ev)
         ev = b.back.poll(SCAN_MS)
-        if ev == HOLD:
+        if self.menu:
+            if ev == PRESS:
+                self.menu = 0  # back closes the menu
+                self.dirty = True
+        elif ev == HOLD:
             if self.ref.pass_turn():
                 self.dirty = True
         elif ev == PRESS:
@@ -98,8 +103,33 @@ class App:
         self.console.poll(self.command)
         b.buzzer.tick(SCAN_MS)
         if self.dirty or n % BLINK_EVERY == 0:
-            self.view.render(self.ref, (n // BLINK_EVERY) % 2 == 0)
+            if self.menu:
+                self.view.render_menu([self.lay.colours[c] for c in
+                                       self.lay.default_seats[self.menu]])
+            else:
+                self.view.render(self.ref, (n // BLINK_EVERY) % 2 == 0)
             self.dirty = False
+
+    def confirm_button(self, ev):
+        # New game with the buttons: with no game running (or after a win) hold confirm to
+        # open the menu; each short press cycles 4 -> 2 -> 3 players (the seat LEDs show the
+        # seats); holding confirm again starts that game. During a game, a press confirms a
+        # move. A hold begins with a press, so the menu counts a press when it is released.
+        ref = self.ref
+        free = ref.st is None or ref.phase == "game_over"
+        if self.menu:
+            if ev == RELEASE and not self.board.confirm.hold_sent:
+                self.menu = {4: 2, 2: 3, 3: 4}[self.menu]
+            elif ev == HOLD:
+                players = self.menu
+                self.menu = 0
+                ref.start(players)
+            self.dirty = True
+        elif ev == HOLD and free:
+            self.menu = 4
+            self.dirty = True
+        elif ev == PRESS:
+            ref.confirm()
 
     def command(self, cmd):
         op = cmd["op"]
@@ -132,6 +162,7 @@ class App:
             cr = self.board.cards
             gc.collect()
             return {"ok": True, "phase": ref.phase, "calibrated": self.board.calibrated,
+                    "menu_players": self.menu or None,
                     "heap_used": gc.mem_alloc(), "heap_free": gc.mem_free(),
                     "cards_enrolled": self.cardmap.count(),
                     "reader": {"card": "".join(["%02x" % x for x in cr.uid]),

@@ -47,6 +47,15 @@ class View:
                     self._todo(ref, i, blink_on)
         s.show()
 
+    def render_menu(self, seats):
+        """The new-game menu: the seat LEDs of the game that holding confirm would start."""
+        s = self.strip
+        s.clear()
+        for c in seats:
+            r, g, b = SEAT[c]
+            s.set(self.seat_led[c], r, g, b)
+        s.show()
+
     def _led(self, sensor, rgb):
         self.strip.set(self.led_of_sensor[sensor], rgb[0], rgb[1], rgb[2])
 

@@ -354,3 +354,23 @@ def test_a_dead_sensor_under_a_piece_is_shown_and_play_resumes_when_it_recovers(
     table.wait(1500)
     assert table.public()["phase"] == "await_card"
     table.play("5", find(table.st, "5", 13, 18))
+
+
+def test_a_new_game_with_the_buttons():
+    t = Table(seed=9)
+    try:
+        t.ask({"op": "press", "button": "confirm", "ms": 2200})  # no game: open the menu
+        t.wait(2500)
+        assert t.send({"op": "status"})["menu_players"] == 4
+        t.ask({"op": "press", "button": "confirm", "ms": 150})
+        t.wait(400)
+        assert t.send({"op": "status"})["menu_players"] == 2
+        leds = t.ask({"op": "leds"})["leds"]
+        lit = sorted(k for k, v in leds.items() if k.startswith("seat:") and v != [0, 0, 0])
+        assert lit == ["seat:green", "seat:red"]
+        t.ask({"op": "press", "button": "confirm", "ms": 2200})  # hold: start it
+        t.wait(2500)
+        view = t.public()
+        assert view["players"] == 2 and view["phase"] == "setup"
+    finally:
+        t.close()
