@@ -8,6 +8,8 @@
 #
 # Everything it emits (events, the public view) is built from public information: the colour
 # under an undercover piece appears only once the rules reveal it (a knock-out, a reveal).
+from array import array
+
 from shared_rules import layout as layout_mod, cards as cards_mod, movegen, notation
 from shared_rules.apply import apply as rules_apply
 from shared_rules.hints import hints
@@ -42,7 +44,7 @@ class Referee:
         self.touched = bytearray(n)
         self.st = None
         self.header = None
-        self.turns = []  # where each turn in force starts in the game log (ints, not turns)
+        self.turns = array("I")  # where each turn in force starts in the game log
         self.phase = "idle"
         self.resume = "await_card"
         self.card = -1
@@ -71,7 +73,7 @@ class Referee:
         try:
             seats = [lay.cidx[c] for c in header["seats"]]
             st = new_game(lay, header["players"], seats, lay.cidx[header["dealer"]])
-            done = []
+            done = array("I")
             for at in offsets:
                 t = self.store.turn(at)
                 mv = notation.from_json(st, self.cards, t["move"])
@@ -95,7 +97,7 @@ class Referee:
                        "seats": [lay.colours[c] for c in st.seats], "dealer": self._c(st.dealer)}
         self.store.new(self.header)
         self.st = st
-        self.turns = []
+        self.turns = array("I")
         self._set_phase("setup")
         self._refresh()
 

@@ -79,6 +79,8 @@ def referee_report():
               "port; about half on an ESP32; the simulator's own %d bytes excluded):" % sim)
         for line in out.strip().splitlines():
             print("   " + line)
+        print()
+        game_heap_report()
     finally:
         shutil.rmtree(dst, ignore_errors=True)
 
@@ -88,3 +90,46 @@ def _deck(dst):
     sys.path.insert(0, ROOT)
     from host_tools.sim.world import World
     return World(1).deck
+
+
+def game_heap_report():
+    """The smallest heap a whole game needs with the firmware alone (no simulator in the
+    process: host_tools/bench/stubs stand in for the hardware)."""
+    import tempfile
+    import shutil
+    dst = tempfile.mkdtemp(prefix="agentboard-bench-heap-")
+    try:
+        build_device_tree(dst)
+        shutil.copytree(os.path.join(ROOT, "host_tools", "bench", "stubs"),
+                        os.path.join(dst, "stubs"))
+        shutil.copytree(os.path.join(ROOT, "hardware"), os.path.join(dst, "config"))
+        shutil.copy(os.path.join(ROOT, "host_tools", "bench", "mp_game_heap.py"), dst)
+        with open(os.path.join(dst, "cards.json"), "w") as f:
+            for uid, kind in _deck(dst):
+                f.write(json.dumps([uid, kind]) + "\n")
+        print("8. Smallest -X heapsize a whole random game needs, firmware alone as .mpy "
+              "(target 64wK):")
+        for players in (2, 4):
+            def ok(h):
+                try:
+                    os.remove(os.path.join(dst, "game.log"))
+                except OSError:
+                    pass
+                rc, out = run_mp(dst, ["mp_game_heap.py", "1", str(players)], h)
+                return rc == 0, out
+            lo, hi = 48, 192
+            good, out = ok(hi)
+            if not good:
+                print("   %d players: does not finish even in %dwK" % (players, hi))
+                continue
+            turns = json.loads(out.strip().splitlines()[-1])["turns"]
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if ok(mid)[0]:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            print("   %d players (%d turns, every turn checked against the move played): "
+                  "%dwK" % (players, turns, lo))
+    finally:
+        shutil.rmtree(dst, ignore_errors=True)

@@ -1,0 +1,67 @@
+# Minimal stand-ins for a heap measurement of the firmware alone (host_tools/bench/
+# mp_game_heap.py): no physical model; the ADC returns readings from one array that the
+# measuring script sets. Keeps next to nothing alive, unlike the simulator.
+from array import array
+
+READINGS = array("H", [34880] * 96)   # sensor index -> ADC reading (u16)
+SENSOR_AT = bytearray([255] * 96)     # mux * 16 + channel -> sensor index, set by the script
+ADC_PINS = {}
+state = [0]  # the select lines' value
+
+
+def freq(hz=None):
+    return 240000000
+
+
+class Pin:
+    IN = 1
+    OUT = 3
+    PULL_UP = 2
+
+    def __init__(self, id, mode=-1, pull=-1, value=None):
+        self.id = id
+
+    def value(self, v=None):
+        if v is None:
+            return 1  # buttons up
+        b = SELECT.get(self.id)
+        if b is not None:
+            state[0] = (state[0] | (1 << b)) if v else (state[0] & ~(1 << b))
+        return None
+
+
+SELECT = {}
+
+
+class ADC:
+    ATTN_11DB = 3
+
+    def __init__(self, pin, atten=None):
+        self.m = ADC_PINS[pin.id]
+
+    def read_u16(self):
+        i = SENSOR_AT[self.m * 16 + state[0]]
+        return READINGS[i] if i != 255 else 0
+
+
+class SPI:
+    def __init__(self, *a, **kw):
+        pass
+
+    def write(self, buf):
+        pass
+
+    def write_readinto(self, w, r):
+        for j in range(len(r)):
+            r[j] = 0x31 if w[0] == (0x04 << 1) | 0x80 else 0  # ComIrqReg: timer ran out
+
+
+class PWM:
+    def __init__(self, pin, freq=0, duty_u16=0):
+        pass
+
+    def freq(self, f=None):
+        pass
+
+    def duty_u16(self, d=None):
+        pass
