@@ -128,6 +128,9 @@ class App:
         elif ev == HOLD and free:
             self.menu = 4
             self.dirty = True
+        elif ev == HOLD:
+            if ref.undo():  # during a game, outside a move: take the last move back
+                self.event({"event": "undo", "turns": len(ref.turns)})
         elif ev == PRESS:
             ref.confirm()
 

@@ -374,3 +374,16 @@ def test_a_new_game_with_the_buttons():
         assert view["players"] == 2 and view["phase"] == "setup"
     finally:
         t.close()
+
+
+def test_holding_confirm_takes_the_last_move_back(table):
+    opening(table)
+    n = len(table.events)
+    table.ask({"op": "press", "button": "confirm", "ms": 2200})
+    table.wait(2500)
+    assert {"event": "undo", "turns": 3} in table.since(n)
+    view = table.public()
+    assert view["to_move"] == "yellow" and sorted(view["expected"]) == ["48", "61"]
+    table.place(table.lift("61"), "48")
+    table.wait()
+    assert table.public()["phase"] == "await_card"
