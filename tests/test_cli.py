@@ -1,0 +1,170 @@
+# The `agentboard` command: help, flash checks up to the serial link, replay, export.
+import collections
+import json
+import os
+import pty
+import struct
+import subprocess
+
+import pytest
+
+from conftest import ROOT
+from host_tools import flash as fl
+from host_tools.cli import main
+from shared_rules import randgame, notation, cards as cards_mod
+
+AGENTBOARD = os.path.join(ROOT, ".venv", "bin", "agentboard")
+Port = collections.namedtuple("Port", "device vid pid")
+
+
+def run(*args):
+    out = subprocess.run([AGENTBOARD] + list(args), capture_output=True, text=True, cwd=ROOT,
+                         timeout=300)
+    return out.returncode, out.stdout, out.stderr
+
+
+def esp_image(path, chip_id):
+    # ESP image header: magic 0xE9, segment count, flash mode, size/freq, entry (4 bytes);
+    # extended header: WP pin, drive settings (3), chip id (little-endian 16 bit), ...
+    head = bytes([0xE9, 3, 2, 0x20]) + struct.pack("<I", 0x40080000)
+    ext = bytes([0xEE, 0, 0, 0]) + struct.pack("<H", chip_id) + bytes(10)
+    with open(path, "wb") as f:
+        f.write(head + ext + bytes(1000))
+    return str(path)
+
+
+def test_every_command_explains_itself():
+    code, out, _ = run("--help")
+    assert code == 0
+    for name in ("flash", "export", "monitor", "replay", "sim"):
+        assert name in out
+        code, out2, _ = run(name, "--help")
+        assert code == 0 and "usage: agentboard " + name in out2
+
+
+def test_firmware_checks(tmp_path):
+    assert fl.image_chip(esp_image(tmp_path / "a.bin", 0)) == "esp32"
+    assert fl.image_chip(esp_image(tmp_path / "b.bin", 9)) == "esp32s3"
+    with open(tmp_path / "c.bin", "wb") as f:
+        f.write(b"PK\x03\x04" + bytes(100))
+    with pytest.raises(fl.FlashError, match="not an ESP firmware image"):
+        fl.image_chip(str(tmp_path / "c.bin"))
+    with pytest.raises(fl.FlashError, match="does not exist.*ESP32_GENERIC"):
+        fl.image_chip(str(tmp_path / "missing.bin"))
+    with pytest.raises(fl.FlashError, match="unknown chip"):
+        fl.image_chip(esp_image(tmp_path / "d.bin", 999))
+
+
+def test_offsets_come_from_esptool():
+    # the ESP32's second-stage bootloader sits at 0x1000; newer chips' at 0x0
+    assert fl.offset_for("esp32") == 0x1000
+    assert fl.offset_for("esp32s3") == 0x0 and fl.offset_for("esp32c3") == 0x0
+
+
+def test_port_discovery():
+    esp = Port("/dev/ttyUSB0", 0x10C4, 0xEA60)
+    other = Port("/dev/ttyACM3", 0x2341, 0x0043)  # an Arduino Uno
+    assert fl.find_port([other, esp]) == "/dev/ttyUSB0"
+    with pytest.raises(fl.FlashError, match="no ESP32 board found"):
+        fl.find_port([other])
+    with pytest.raises(fl.FlashError, match="several boards.*ttyUSB0.*ttyUSB1"):
+        fl.find_port([esp, Port("/dev/ttyUSB1", 0x1A86, 0x7523)])
+
+
+def test_a_port_with_no_esp32_behind_it(tmp_path):
+    master, slave = pty.openpty()
+    try:
+        firmware = esp_image(tmp_path / "fw.bin", 0)
+        with pytest.raises(fl.FlashError, match="no ESP32 answers on"):
+            fl.flash(firmware, port=os.ttyname(slave), say=lambda s: None, connect_attempts=1)
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_a_busy_port(tmp_path):
+    import serial
+    master, slave = pty.openpty()
+    name = os.ttyname(slave)
+    held = serial.Serial(name, exclusive=True)
+    try:
+        firmware = esp_image(tmp_path / "fw.bin", 0)
+        with pytest.raises(fl.FlashError, match="busy|cannot open"):
+            fl.flash(firmware, port=name, say=lambda s: None, connect_attempts=1)
+    finally:
+        held.close()
+        os.close(master)
+        os.close(slave)
+
+
+def test_flash_command_fails_in_one_line_with_a_non_zero_exit(tmp_path):
+    code, out, err = run("flash", "--firmware", str(tmp_path / "none.bin"), "--port", "/dev/null")
+    assert code == 1 and err.count("\n") == 1 and err.startswith("agentboard: firmware file")
+
+
+def write_record(path, seed=3, players=3):
+    cards = cards_mod.load()
+    turns = []
+    lay = None
+
+    def report(before, seat, k, mv, events):
+        j = notation.to_json(before, cards, mv)
+        t = {"seat": before.lay.colours[seat], "move": j}
+        if k >= 0:
+            t["card"] = cards.names[k]
+        turns.append(t)
+
+    st, n = randgame.play(seed, players, report=report)
+    seats = [st.lay.colours[c] for c in st.seats]
+    first = turns[0]["seat"]
+    rec = {"format": "agentboard-record/1", "players": players, "seats": seats,
+           "dealer": first, "turns": turns}
+    with open(path, "w") as f:
+        json.dump(rec, f)
+    return rec
+
+
+def test_replay_prints_every_turn_to_the_win(tmp_path):
+    rec = write_record(tmp_path / "game.json")
+    code, out, err = run("replay", str(tmp_path / "game.json"))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("3 players")
+    numbered = [ln for ln in lines if ln[:4].strip().isdigit()]
+    assert len(numbered) == len(rec["turns"])
+    assert lines[-1].strip().startswith("== ") and "win" in lines[-1]
+
+
+def test_replay_refuses_bad_records(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert run("replay", str(bad))[0] == 1
+    bad.write_text(json.dumps({"format": "something-else"}))
+    code, _, err = run("replay", str(bad))
+    assert code == 1 and "not an agentboard game record" in err
+    rec = write_record(tmp_path / "g.json")
+    rec["turns"][5]["move"] = {"card": "5", "path": [[0, 40]]}
+    bad.write_text(json.dumps(rec))
+    code, _, err = run("replay", str(bad))
+    assert code == 1 and "turn 6" in err
+    assert run("replay", str(tmp_path / "missing.json"))[0] == 1
+
+
+@pytest.mark.micropython
+def test_export_from_a_simulated_board(tmp_path):
+    from host_tools.sim.players import Table, find
+    flash = str(tmp_path / "flash")
+    t = Table(seed=4, flash=flash)
+    try:
+        t.new_game(4)
+        t.play("13", find(t.st, "13", 0, 13))
+        t.play("10", find(t.st, "10", 16, 26))
+        want = t.record()
+    finally:
+        t.close()
+    out = tmp_path / "rec.json"
+    assert main(["export", "--sim-flash", flash, "-o", str(out)]) == 0
+    got = json.loads(out.read_text())
+    assert got == want and len(got["turns"]) == 2
+    code, text, err = run("replay", str(out))
+    assert code == 0 and "0 -> 13" in text and "16 -> 26" in text
