@@ -35,13 +35,21 @@ def open_console(args):
     return SerialConsole(port)
 
 
-def cmd_export(args):
+def connect(args):
+    """(console, None), or (None, exit code) after saying why there is no console."""
     from host_tools.device import DeviceError
     from host_tools.flash import FlashError
     try:
-        con = open_console(args)
+        return open_console(args), None
     except (DeviceError, FlashError) as e:
-        return fail(str(e))
+        return None, fail(str(e))
+
+
+def cmd_export(args):
+    from host_tools.device import DeviceError
+    con, code = connect(args)
+    if con is None:
+        return code
     try:
         ans = con.send({"op": "export"})
     except DeviceError as e:
@@ -63,11 +71,9 @@ def cmd_export(args):
 
 def cmd_monitor(args):
     from host_tools.device import DeviceError
-    from host_tools.flash import FlashError
-    try:
-        con = open_console(args)
-    except (DeviceError, FlashError) as e:
-        return fail(str(e))
+    con, code = connect(args)
+    if con is None:
+        return code
     try:
         view = con.send({"op": "public"})
         print(json.dumps(view.get("view") or view))

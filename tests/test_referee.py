@@ -77,11 +77,7 @@ def test_an_illegal_placement_is_rejected_and_put_right(table):
 
 
 def test_a_knock_out_in_either_order_and_the_victim_goes_home(table):
-    table.new_game(4)
-    table.play("13", find(table.st, "13", 0, 13))        # red 0 -> 13
-    table.play("10", find(table.st, "10", 16, 26))       # blue 16 -> 26
-    table.play("13", find(table.st, "13", 32, 45))       # green 32 -> 45
-    table.play("13", find(table.st, "13", 48, 61))       # yellow 48 -> 61
+    opening(table)
     # red 13 -> 26 knocks blue out; the mover lifted first, the victim last
     table.card("13")
     table.card("13")  # a second tap of the same card changes nothing
@@ -107,11 +103,7 @@ def test_a_knock_out_in_either_order_and_the_victim_goes_home(table):
 def test_a_capture_too_fast_for_the_sensor_waits_for_confirm(table):
     # victim off and mover down within one debounce time: the square never read empty, so the
     # board equals "mover still in hand"; the referee waits, and confirm accepts the capture
-    table.new_game(4)
-    table.play("13", find(table.st, "13", 0, 13))
-    table.play("10", find(table.st, "10", 16, 26))
-    table.play("13", find(table.st, "13", 32, 45))
-    table.play("13", find(table.st, "13", 48, 61))
+    opening(table)
     table.card("13")
     n = len(table.events)
     victim = table.lift("26")
