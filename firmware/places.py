@@ -70,6 +70,3 @@ class Places:
             elif len(have) > want:
                 out.extend(have[want:])
         return out
-
-    def occupied(self, cls):
-        return cls == UP or cls == DOWN

@@ -273,7 +273,6 @@ class Referee:
         self._effects()
 
     def _destination(self, mv):
-        st = self.st
         if mv.act == movegen.STEPS:
             return self.places.sensor[mv.b]
         return -1

@@ -81,12 +81,6 @@ class Store:
             f.seek(offset)
             return json.loads(f.readline())
 
-    def clear(self):
-        try:
-            os.remove(self.path)
-        except OSError:
-            pass
-
 
 def record_parts(store, header, offsets):
     """The game record of board-protocols.md as pieces of one JSON text, so a long game can
