@@ -28,7 +28,6 @@ class Board:
     def __init__(self, config_dir="config", data_dir="."):
         cfg = load_config(config_dir)
         pins = cfg["pins"]
-        self.pins = pins
         sensors = cfg["sensors"]["sensors"]
         self.locations = [s["loc"] for s in sensors]
         self.index = {}

@@ -8,17 +8,15 @@
 #
 # Everything it emits (events, the public view) is built from public information: the colour
 # under an undercover piece appears only once the rules reveal it (a knock-out, a reveal).
-from array import array
-
 from shared_rules import layout as layout_mod, cards as cards_mod, movegen, notation
 from shared_rules.apply import apply as rules_apply
 from shared_rules.hints import hints
 from shared_rules.move import Move, permutations
-from shared_rules.position import BadInput
+from shared_rules.errors import BadInput
 from shared_rules.state import new_game
 from firmware import judge as judge_mod
 from firmware.places import COUNTED
-from firmware.store import FORMAT, record_parts
+from firmware.store import FORMAT, Offsets, record_parts
 from firmware.hal.scanner import EMPTY, UP, DOWN
 
 PUBLIC_EFFECTS = ("capture", "flip", "meeting", "reveal", "out")
@@ -44,7 +42,7 @@ class Referee:
         self.touched = bytearray(n)
         self.st = None
         self.header = None
-        self.turns = array("I")  # where each turn in force starts in the game log
+        self.turns = Offsets()  # where each turn in force starts in the game log
         self.phase = "idle"
         self.resume = "await_card"
         self.card = -1
@@ -73,7 +71,7 @@ class Referee:
         try:
             seats = [lay.cidx[c] for c in header["seats"]]
             st = new_game(lay, header["players"], seats, lay.cidx[header["dealer"]])
-            done = array("I")
+            done = Offsets()
             for at in offsets:
                 t = self.store.turn(at)
                 mv = notation.from_json(st, self.cards, t["move"])
@@ -97,7 +95,7 @@ class Referee:
                        "seats": [lay.colours[c] for c in st.seats], "dealer": self._c(st.dealer)}
         self.store.new(self.header)
         self.st = st
-        self.turns = array("I")
+        self.turns = Offsets()
         self._set_phase("setup")
         self._refresh()
 
@@ -364,8 +362,8 @@ class Referee:
                 "await_card", "round_end", "mismatch", "game_over"):
             return False
         self.store.append({"undo": True})
-        turns = self.turns[:-1]
-        self._rebuild(self.header, turns)
+        self.turns.pop()
+        self._rebuild(self.header, self.turns)
         self.card = -1
         self.judge = None
         self.resume = "await_card"

@@ -7,10 +7,46 @@
 #
 # Turns stay on flash: the referee keeps only where each line starts (one int per turn), and
 # reads turns back one at a time to resume, undo or export.
+from array import array
 import json
 import os
 
 FORMAT = "agentboard-record/1"
+CHUNK = 64
+
+
+class Offsets:
+    """Where each turn starts in the log, as a list of 64-entry arrays: one array grown to a
+    thousand turns would need one ever larger contiguous block, which a fragmented heap of
+    an ESP32 cannot always give."""
+
+    def __init__(self):
+        self.chunks = []
+        self.n = 0
+
+    def append(self, at):
+        k = self.n % CHUNK
+        if k == 0:
+            self.chunks.append(array("I", bytes(4 * CHUNK)))
+        self.chunks[-1][k] = at
+        self.n += 1
+
+    def pop(self):
+        self.n -= 1
+        at = self.chunks[-1][self.n % CHUNK]
+        if self.n % CHUNK == 0:
+            self.chunks.pop()
+        return at
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, j):
+        return self.chunks[j // CHUNK][j % CHUNK]
+
+    def __iter__(self):
+        for j in range(self.n):
+            yield self.chunks[j // CHUNK][j % CHUNK]
 
 
 class Store:
@@ -39,9 +75,9 @@ class Store:
         try:
             f = open(self.path)
         except OSError:
-            return None, []
+            return None, Offsets()
         header = None
-        offsets = []
+        offsets = Offsets()
         good = 0
         with f:
             while True:
@@ -56,7 +92,7 @@ class Store:
                 good = f.tell()
                 if header is None:
                     if type(obj) is not dict or obj.get("format") != FORMAT:
-                        return None, []
+                        return None, Offsets()
                     header = obj
                 elif obj.get("undo"):
                     if offsets:

@@ -6,7 +6,7 @@
 # were knocked out or revealed. What players may see is decided elsewhere (hints, the view).
 from shared_rules import movegen
 from shared_rules.cards import STEPS, SWAP, SPLIT
-from shared_rules.position import BadInput
+from shared_rules.errors import BadInput
 
 
 def illegal(reason):

@@ -3,7 +3,7 @@ from shared_rules import movegen
 from shared_rules.apply import illegal
 from shared_rules.move import Move
 from shared_rules.cards import STEPS, SWAP, SPLIT
-from shared_rules.position import BadInput
+from shared_rules.errors import BadInput
 
 
 def bad_request(reason):

@@ -1,13 +1,7 @@
 # The protocol's POSITION (JSON value) to and from a State, with every check that makes a
 # position one that can exist. Errors are raised as BadInput with the protocol's error kind.
 from shared_rules.state import State
-
-
-class BadInput(Exception):
-    def __init__(self, kind, reason):
-        super().__init__(reason)
-        self.kind = kind
-        self.reason = reason
+from shared_rules.errors import BadInput
 
 
 def bad(reason):

@@ -19,8 +19,8 @@ from firmware import app as app_mod
 from firmware.hal.calibration import MID, NOMINAL_SWING
 from firmware.hal.scanner import EMPTY, UP, DOWN
 
-SEED = int(sys.argv[1])
-PLAYERS = int(sys.argv[2])
+SEED = int(sys.argv[-2] if "-v" not in sys.argv else sys.argv[-3])
+PLAYERS = int(sys.argv[-1] if "-v" not in sys.argv else sys.argv[-2])
 
 
 def wire():

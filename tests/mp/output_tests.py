@@ -12,7 +12,7 @@ def strip_ma(w, b):
     total = 0
     for rgb in w.led_colours.values():
         total += rgb[0] + rgb[1] + rgb[2]
-    p = b.pins["power"]
+    p = w.pins["power"]
     return total * p["led_ma_per_channel"] // 255 + len(w.led_colours) * p["led_idle_ma"]
 
 
@@ -35,7 +35,7 @@ def test_limiter_keeps_a_full_white_board_under_budget():
     for i in range(s.n):
         s.set(i, 255, 255, 255)
     est = s.show()
-    budget = b.pins["power"]["led_budget_ma"]
+    budget = w.pins["power"]["led_budget_ma"]
     check(est <= budget, "estimate %d mA over %d" % (est, budget))
     check(strip_ma(w, b) <= budget, "strip draws %d mA" % strip_ma(w, b))
     check(strip_ma(w, b) > budget * 0.9, "over-dimmed to %d mA" % strip_ma(w, b))
