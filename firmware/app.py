@@ -13,7 +13,6 @@ from firmware.store import Store
 from firmware.cardmap import CardMap
 from firmware.view import View
 from firmware.console import Console, StdinLines, stdout_parts
-from firmware.hal import calibration
 from firmware.hal.mfrc522 import CARD, TWO_CARDS
 from firmware.hal.buttons import PRESS, RELEASE, HOLD
 
@@ -28,11 +27,21 @@ def _print(line):
     print(line)
 
 
+def deployed_version(data_dir):
+    """What `agentboard deploy` put on this device (version.json), or None (run from source)."""
+    try:
+        with open(data_dir + "/version.json") as f:
+            return json.load(f).get("version")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 class App:
     def __init__(self, config_dir="config", data_dir=".", write=_print, inp=None,
                  write_parts=None):
         board = Board(config_dir, data_dir)
         self.board = board
+        self.data_dir = data_dir
         lay = layout.load()
         self.lay = lay
         self.places = Places(lay, board.index)
@@ -59,7 +68,8 @@ class App:
         b = self.board
         b.scanner.settle(b.scanner.stable + 2)
         self.ref.on_board(b.scanner.state, ())
-        self.console.emit({"event": "boot", "calibrated": b.calibrated,
+        self.console.emit({"event": "boot", "version": deployed_version(self.data_dir),
+                           "calibrated": b.calibrated,
                            "cards_enrolled": self.cardmap.count(),
                            "nfc_version": b.nfc.version()})
         if b.calib_error:
@@ -163,12 +173,13 @@ class App:
             return {"ok": True, "cards_enrolled": self.cardmap.count()}
         if op == "status":
             cr = self.board.cards
+            uid = "".join(["%02x" % x for x in cr.uid])
             gc.collect()
             return {"ok": True, "phase": ref.phase, "calibrated": self.board.calibrated,
                     "menu_players": self.menu or None,
                     "heap_used": gc.mem_alloc(), "heap_free": gc.mem_free(),
                     "cards_enrolled": self.cardmap.count(),
-                    "reader": {"card": "".join(["%02x" % x for x in cr.uid]),
+                    "reader": {"card": uid, "kind": self.cardmap.kind(uid) if uid else None,
                                "errors": cr.errors, "two_cards": cr.collided},
                     "faults": [self.board.locations[i] for i in range(self.board.scanner.n)
                                if self.board.scanner.state[i] == 3]}
@@ -181,10 +192,16 @@ class App:
                     "touched": [names[i] for i in range(len(names)) if ref.touched[i]],
                     "used": getattr(j, "used", None),
                     "burned": [names[i] for i in getattr(j, "burned", [])]}
-        if op == "calibrate":
-            calibration.measure_baseline(self.board.scanner, self.board.calib)
-            self.board.save_calibration()
-            return {"ok": True, "raw": list(self.board.scanner.raw)}
+        if op in ("calibrate", "sensors"):
+            if ref.st is not None and ref.phase not in ("setup", "game_over"):
+                # raw readings of a running game would show where pieces stand as finely as a
+                # magnet differs from another; and re-measuring would disturb the game
+                return _err("not_now", "a game is running: calibrate before a game, or after "
+                            "it (new_game replaces it)")
+            from firmware import calibrate
+            if op == "sensors":
+                return ("sensors", calibrate.sensor_parts(self.board))
+            return calibrate.command(self.board, cmd)
         if ref.st is None:
             if op in ("public", "export", "undo"):
                 return _err("no_game", "no game yet: start one with new_game")

@@ -1,4 +1,5 @@
-"""agentboard: flash, talk to and replay an Agent DOG referee board.
+"""agentboard: flash, deploy, enrol, calibrate, monitor, export, replay and simulate an Agent DOG
+referee board.
 
 Each command says what it does; failures are one line on stderr and a non-zero exit."""
 import argparse
@@ -21,6 +22,99 @@ def cmd_flash(args):
     except FlashError as e:
         return fail(str(e))
     print("agentboard: MicroPython is on the %s; next: agentboard deploy" % chip)
+    return 0
+
+
+def cmd_deploy(args):
+    from host_tools.deploy import deploy, DeployError
+    from host_tools.flash import FlashError
+    try:
+        port = args.port
+        if not port:
+            from host_tools.flash import find_port
+            port = find_port()
+        result = deploy(port, boot_check=not args.no_reset)
+    except (DeployError, FlashError) as e:
+        return fail(str(e))
+    except KeyboardInterrupt:
+        return fail("interrupted: the board still boots the build it had, or the new one "
+                    "whole (a deploy is committed in one step); run deploy again")
+    print("agentboard: deployed build %s in %.1f s (%d files copied, %d removed)" % (
+        result["version"], result["seconds"], result["copied"], result["removed"]))
+    return 0
+
+
+def _ask(prompt):
+    try:
+        return input(prompt + ": ")
+    except EOFError:
+        return None
+
+
+def _say(text):
+    print(text, flush=True)
+
+
+def cmd_enrol(args):
+    from host_tools.device import DeviceError
+    from host_tools.enrol import run
+    con, code = connect(args)
+    if con is None:
+        return code
+    try:
+        n = run(con, _say, _ask, card=args.card, count=args.count)
+    except DeviceError as e:
+        return fail(str(e))
+    except KeyboardInterrupt:
+        n = None
+    finally:
+        con.close()
+    if n is not None:
+        print("agentboard: enrolled %d sticker%s" % (n, "" if n == 1 else "s"))
+    return 0
+
+
+def cmd_calibrate(args):
+    from host_tools.calibrate import run
+    from host_tools.device import DeviceError
+    con, code = connect(args)
+    if con is None:
+        return code
+    try:
+        return run(con, _ask, _say, show_only=args.show)
+    except DeviceError as e:
+        return fail(str(e))
+    except KeyboardInterrupt:
+        return fail("interrupted: what was measured before is stored")
+    finally:
+        con.close()
+
+
+def cmd_virtual(args):
+    from host_tools.virtual.device import VirtualDevice, VirtualDeviceError
+    try:
+        dev = VirtualDevice(flash=args.flash, seed=args.seed, port=args.port)
+    except (VirtualDeviceError, OSError) as e:
+        return fail("cannot start the virtual device: %s" % e)
+    print("agentboard: virtual device on %s (flash: %s)" % (dev.url, dev.flash), flush=True)
+    print("agentboard: try `agentboard deploy --port %s`, `mpremote connect %s resume`; "
+          "hand actions as JSON lines here (board-protocols.md, section 2)" % (dev.url, dev.url),
+          flush=True)
+    try:
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            try:
+                req = json.loads(line)
+            except ValueError:
+                print(json.dumps({"ok": False, "error": "bad_request",
+                                  "reason": "not a JSON line"}), flush=True)
+                continue
+            print(json.dumps(dev.request(req)), flush=True)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        dev.close()
     return 0
 
 
@@ -110,6 +204,10 @@ def cmd_sim(args):
     return demo(["--players", str(args.players), "--seed", str(args.seed)])
 
 
+PORT_HELP = ("serial port of the board, or socket://127.0.0.1:PORT for a virtual one "
+             "(default: the one ESP32 board on USB)")
+
+
 def parser():
     ap = argparse.ArgumentParser(prog="agentboard", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
@@ -124,20 +222,43 @@ def parser():
     p.add_argument("--baud", type=int, default=460800, help="baud rate for writing")
     p.set_defaults(run=cmd_flash)
 
+    p = sub.add_parser("deploy", help="install the firmware on a board running MicroPython",
+                       description="Compiles shared_rules/ and firmware/ to .mpy with the "
+                       "mpy-cross that matches the board's MicroPython (checked first), copies "
+                       "only the files whose hash differs on the board, commits them in one "
+                       "step (a cut-off deploy leaves the previous build), writes the hardware "
+                       "maps to config/, then resets the board and checks that the application "
+                       "starts.")
+    p.add_argument("--port", help=PORT_HELP)
+    p.add_argument("--no-reset", action="store_true",
+                   help="leave the board at the REPL instead of resetting it to check the boot")
+    p.set_defaults(run=cmd_deploy)
+
     for name, helptext, run in (
             ("export", "save the board's game record (it reveals the undercover history)",
              cmd_export),
             ("monitor", "show the public view and the board's events as they happen",
-             cmd_monitor)):
+             cmd_monitor),
+            ("enrol", "teach the board which NFC sticker is which card: put the cards on the "
+             "reader one by one", cmd_enrol),
+            ("calibrate", "measure the hall sensors (empty board, then pieces) and draw each "
+             "sensor's readings and thresholds", cmd_calibrate)):
         p = sub.add_parser(name, help=helptext, description=helptext)
-        p.add_argument("--port", help="serial port of the board")
+        p.add_argument("--port", help=PORT_HELP)
         p.add_argument("--sim-flash", metavar="DIR",
                        help="talk to a simulated board kept in DIR instead")
         if name == "export":
             p.add_argument("-o", "--output", help="file to write (default: stdout)")
-        else:
+        elif name == "monitor":
             p.add_argument("--polls", type=int, default=10**9, help=argparse.SUPPRESS)
             p.add_argument("--every", type=float, default=0.5, help=argparse.SUPPRESS)
+        elif name == "enrol":
+            p.add_argument("--card", help="enrol every new sticker as this card (e.g. 7, "
+                           "1/11, swap) instead of asking for each")
+            p.add_argument("--count", type=int, help="stop after this many new stickers")
+        else:
+            p.add_argument("--show", action="store_true",
+                           help="only draw the sensors as they are now; measure nothing")
         p.set_defaults(run=run)
 
     p = sub.add_parser("replay", help="step through an exported game record",
@@ -155,6 +276,17 @@ def parser():
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--flash", help="with --headless: folder that keeps the device's files")
     p.set_defaults(run=cmd_sim)
+
+    p = sub.add_parser("virtual", help="a virtual board on a loopback socket, for deploy, "
+                       "mpremote and the console tools",
+                       description="Runs the MicroPython unix port as a board with no "
+                       "firmware of its own, on the simulated hardware, reachable at "
+                       "socket://127.0.0.1:PORT like a USB port. Reads hand actions (lift, "
+                       "place, card, ...) as JSON lines on stdin.")
+    p.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (default: any)")
+    p.add_argument("--flash", help="folder that keeps the device's files (default: a new one)")
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(run=cmd_virtual)
     return ap
 
 

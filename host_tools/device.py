@@ -12,21 +12,43 @@ class SerialConsole:
     def __init__(self, port, timeout=3.0):
         import serial
         try:
-            self.ser = serial.Serial(port, 115200, timeout=0.2)
+            # a URL too: socket://127.0.0.1:PORT is a virtual device (host_tools.virtual)
+            self.ser = serial.serial_for_url(port, 115200, timeout=0.2, exclusive=True)
         except serial.SerialException as e:
             text = str(e)
-            if "busy" in text.lower() or "errno 16" in text.lower():
+            if "busy" in text.lower() or "errno 16" in text.lower() or \
+                    "lock" in text.lower():
                 raise DeviceError("port %s is busy: close the program using it" % port)
+            if "refused" in text.lower():
+                raise DeviceError("nothing answers at %s (is the virtual device running?)"
+                                  % port)
             raise DeviceError("cannot open %s: %s" % (port, text))
         self.port = port
         self.timeout = timeout
         self.events = []
+        self.buf = b""
+
+    def _readline(self):
+        """The next whole line, or "" when none came within the read timeout (a part of a
+        line is kept for the next call, never dropped)."""
+        import serial
+        try:
+            while b"\n" not in self.buf:
+                chunk = self.ser.read(max(1, self.ser.in_waiting))
+                if not chunk:
+                    return ""
+                self.buf += chunk
+        except serial.SerialException:
+            raise DeviceError("the connection to %s closed (is another program using the "
+                              "board?)" % self.port)
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode("utf-8", "replace").strip()
 
     def send(self, cmd):
         self.ser.write((json.dumps(cmd) + "\n").encode())
         end = time.time() + self.timeout
         while time.time() < end:
-            line = self.ser.readline().decode("utf-8", "replace").strip()
+            line = self._readline()
             if not line.startswith("{"):
                 continue
             try:
@@ -43,7 +65,7 @@ class SerialConsole:
     def poll_events(self, seconds):
         end = time.time() + seconds
         while time.time() < end:
-            line = self.ser.readline().decode("utf-8", "replace").strip()
+            line = self._readline()
             if line.startswith("{"):
                 try:
                     obj = json.loads(line)

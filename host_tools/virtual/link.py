@@ -1,0 +1,38 @@
+"""The simulator's control channel (board-protocols.md, section 2) on a virtual device, so the
+players of host_tools/sim/players.py can play at it: hands through the device's socket, time
+by the wall clock (a virtual device runs in real time), the console over its serial port."""
+import json
+import time
+
+from host_tools.device import SerialConsole
+
+SLACK = 1.5  # board time may lag the wall clock a little: wait a bit longer than asked
+
+
+class VirtualLink:
+    def __init__(self, dev, timeout=5.0):
+        self.dev = dev
+        self.flash = dev.flash
+        self.con = SerialConsole(dev.url, timeout=timeout)
+
+    def _lines(self, answer=None):
+        lines = [json.dumps(e) for e in self.con.events]
+        self.con.events = []
+        if answer is not None:
+            lines.append(json.dumps(answer))
+        return lines
+
+    def request(self, req):
+        op = req.get("op")
+        if op == "wait":
+            time.sleep(req["ms"] / 1000.0 * SLACK)
+            return {"ok": True}
+        if op == "console":
+            if "send" in req:
+                return {"ok": True, "lines": self._lines(self.con.send(req["send"]))}
+            events = self.con.poll_events(0.05)  # takes self.con.events with it
+            return {"ok": True, "lines": [json.dumps(e) for e in events]}
+        return self.dev.request(req)
+
+    def close(self):
+        self.con.close()
