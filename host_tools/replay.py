@@ -11,24 +11,30 @@ class RecordError(Exception):
     pass
 
 
-def replay(path):
-    """Yields one readable line per turn and effect; RecordError names what is wrong."""
+def read(path):
     with open(path) as f:
         try:
-            rec = json.load(f)
+            return json.load(f)
         except ValueError as e:
             raise RecordError("%s is not JSON (%s)" % (path, e))
+
+
+def turns(rec, name="the record"):
+    """The record's start position, then (number, turn, position after, events) per turn,
+    each checked by the rules core. RecordError names what is wrong."""
     if type(rec) is not dict or rec.get("format") != "agentboard-record/1":
         raise RecordError("%s is not an agentboard game record (format agentboard-record/1)"
-                          % path)
+                          % name)
     lay = layout.load()
     cards = cards_mod.load()
     try:
         seats = [lay.cidx[c] for c in rec["seats"]]
         st = new_game(lay, rec["players"], seats, lay.cidx[rec["dealer"]])
-    except (KeyError, TypeError) as e:
-        raise RecordError("%s: bad players, seats or dealer (%s)" % (path, e))
-    yield "%d players (%s), %s deals" % (rec["players"], ", ".join(rec["seats"]), rec["dealer"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise RecordError("%s: bad players, seats or dealer (%s)" % (name, e))
+    yield st
+    if type(rec.get("turns", [])) is not list:
+        raise RecordError("%s: turns must be a list" % name)
     for n, turn in enumerate(rec.get("turns", []), 1):
         try:
             mv = notation.from_json(st, cards, turn["move"])
@@ -37,6 +43,16 @@ def replay(path):
             raise RecordError("turn %d is malformed (%s)" % (n, e))
         except BadInput as e:
             raise RecordError("turn %d is not legal here: %s" % (n, e.reason))
+        yield n, turn, st, events
+
+
+def replay(path):
+    """Yields one readable line per turn and effect; RecordError names what is wrong."""
+    rec = read(path)
+    steps = turns(rec, path)
+    next(steps)
+    yield "%d players (%s), %s deals" % (rec["players"], ", ".join(rec["seats"]), rec["dealer"])
+    for n, turn, st, events in steps:
         m = turn["move"]
         if m.get("pass"):
             yield "%4d %-6s passes" % (n, turn["seat"])

@@ -36,7 +36,8 @@ def esp_image(path, chip_id):
 def test_every_command_explains_itself():
     code, out, _ = run("--help")
     assert code == 0
-    for name in ("flash", "export", "monitor", "replay", "sim"):
+    for name in ("flash", "deploy", "enrol", "calibrate", "export", "monitor", "replay", "sim",
+                 "virtual"):
         assert name in out
         code, out2, _ = run(name, "--help")
         assert code == 0 and "usage: agentboard " + name in out2

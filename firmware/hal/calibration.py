@@ -56,9 +56,17 @@ class Calibration:
             self.dn_off[i] = max(0, b - int(dn * OFF))
 
     def set_baseline(self, sums, count):
+        """Takes the averages as baselines; a sensor whose average lies outside what a working
+        sensor puts out keeps its old baseline. Returns those sensors' indices."""
+        bad = []
         for i in range(self.n):
-            self.base[i] = sums[i] // count
+            avg = sums[i] // count
+            if self.fault_lo <= avg <= self.fault_hi:
+                self.base[i] = avg
+            else:
+                bad.append(i)
         self.update()
+        return bad
 
     def set_piece(self, i, up_reading, down_reading):
         self.up[i] = up_reading
@@ -128,15 +136,17 @@ def load(path, n):
 
 
 def measure_baseline(scanner, calib, scans=16):
-    """Averages `scans` scans of an empty board into the baseline."""
+    """Averages `scans` scans of an empty board into the baseline. Returns the sensors that
+    read out of range (a dead or disconnected sensor), whose baseline is left as it was."""
     sums = [0] * calib.n
     for _ in range(scans):
         scanner.scan()
         raw = scanner.raw
         for i in range(calib.n):
             sums[i] += raw[i]
-    calib.set_baseline(sums, scans)
+    bad = calib.set_baseline(sums, scans)
     scanner.use(calib)
+    return bad
 
 
 def measure_pieces(scanner, calib, scans=8, margin=0.3):

@@ -3,7 +3,7 @@ import shutil
 import sys
 import tempfile
 
-from host_tools.bench import rules, hardware
+from host_tools.bench import rules, hardware, deploy
 from host_tools.bench.common import build_device_tree
 
 
@@ -19,6 +19,8 @@ def main():
         hardware.report(dst)
         print()
         hardware.referee_report()
+        print()
+        deploy.report()
     finally:
         shutil.rmtree(dst, ignore_errors=True)
 

@@ -144,6 +144,9 @@ class Control:
             self.reply({"ok": True, "leds": w.led_colours})
         elif op == "world":
             self.reply({"ok": True, "pieces": w.world()})
+        elif op == "sensors":
+            # what each sensor's last ADC conversion gave (16-bit, as read_u16 returns it)
+            self.reply({"ok": True, "locations": w.locs, "raw": w.last_read})
         elif op == "fault":
             w.fault(req["kind"], req.get("at"), req.get("ms", 1000))
             self.reply({"ok": True})

@@ -13,7 +13,17 @@ class VirtualLink:
     def __init__(self, dev, timeout=5.0):
         self.dev = dev
         self.flash = dev.flash
+        self.timeout = timeout
         self.con = SerialConsole(dev.url, timeout=timeout)
+
+    def detach(self):
+        """Lets go of the serial port (for another tool); hands and time still work, the
+        console hears nothing until attach()."""
+        self.con.close()
+        self.con = None
+
+    def attach(self):
+        self.con = SerialConsole(self.dev.url, timeout=self.timeout)
 
     def _lines(self, answer=None):
         lines = [json.dumps(e) for e in self.con.events]
@@ -28,6 +38,11 @@ class VirtualLink:
             time.sleep(req["ms"] / 1000.0 * SLACK)
             return {"ok": True}
         if op == "console":
+            if self.con is None:
+                if "send" in req:
+                    return {"ok": False, "error": "detached", "reason": "the serial port is "
+                            "lent to another tool"}
+                return {"ok": True, "lines": []}
             if "send" in req:
                 return {"ok": True, "lines": self._lines(self.con.send(req["send"]))}
             events = self.con.poll_events(0.05)  # takes self.con.events with it
@@ -35,4 +50,5 @@ class VirtualLink:
         return self.dev.request(req)
 
     def close(self):
-        self.con.close()
+        if self.con is not None:
+            self.con.close()

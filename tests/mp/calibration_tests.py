@@ -8,12 +8,16 @@ from firmware.hal import calibration
 SCRATCH = "/tmp"
 
 
-def test_baseline_follows_each_sensors_own_offset():
-    w, b = fresh(1)
-    # move every piece off the board's sensors: hold them all
+def empty_board(w):
+    """Every piece in a hand: no magnet over any sensor (the start areas have sensors too)."""
     for c in ("red", "blue", "green", "yellow"):
         for k in range(1, 5):
             w.lift("%s:s%d" % (c, k))
+
+
+def test_baseline_follows_each_sensors_own_offset():
+    w, b = fresh(1)
+    empty_board(w)
     calibration.measure_baseline(b.scanner, b.calib, 16)
     for i in range(96):
         v = w.phys["vcc"] / 2 + w.offset_v[i]
@@ -21,6 +25,35 @@ def test_baseline_follows_each_sensors_own_offset():
         # averaging 16 readings with 4 mV noise: within about 2 mV (43 counts) of the truth
         check(abs(b.calib.base[i] - expect) < 120, "sensor %d: %d vs %d" % (
             i, b.calib.base[i], expect))
+
+
+def test_a_dead_sensor_keeps_its_baseline_and_is_reported():
+    w, b = fresh(4)
+    empty_board(w)
+    i = w.index["30"]
+    before = b.calib.base[i]
+    w.fault("dead_sensor", "30", 5000)
+    bad = calibration.measure_baseline(b.scanner, b.calib, 16)
+    check(bad == [i], "out of range: %r" % (bad,))
+    check(b.calib.base[i] == before, "dead sensor's baseline became %d" % b.calib.base[i])
+
+
+def test_pieces_measured_where_they_stand_upright_or_upside_down():
+    w, b = fresh(5)
+    empty_board(w)
+    calibration.measure_baseline(b.scanner, b.calib, 16)
+    w.place("red-1", "1", False)
+    w.place("red-2", "5", True)
+    ups, downs = calibration.measure_pieces(b.scanner, b.calib)
+    check((ups, downs) == (1, 1), "measured %d up, %d down" % (ups, downs))
+    one, five, six = w.index["1"], w.index["5"], w.index["6"]
+    cal = b.calib
+    # the model's own field over a space: DRV5055A3 at 15 mV/mT, ~32 mT (hardware/README.md)
+    for i, sign, got in ((one, 1, cal.up[one]), (five, -1, cal.down[five])):
+        swing = sign * (got - cal.base[i]) * w.phys["adc_full_scale_v"] / 65535
+        check(0.35 < swing < 0.6, "sensor %d swing %.3f V" % (i, swing))
+    check(cal.down[one] == 0 and cal.up[five] == 0 and cal.up[six] == cal.down[six] == 0,
+          "a sensor measured without a piece over it")
 
 
 def test_piece_swings_set_the_thresholds_and_flag_weak_sensors():

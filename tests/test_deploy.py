@@ -1,0 +1,371 @@
+# `agentboard deploy`, `enrol`, `calibrate`, `monitor` and `export` with the real mpremote and
+# the real firmware, against a virtual device: the MicroPython unix port on a pseudo-terminal
+# behind a loopback socket, on the simulated hardware, booting only what was deployed to it.
+import hashlib
+import json
+import os
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+
+from conftest import ROOT
+from host_tools import deploy as dp
+from host_tools.device import SerialConsole
+from host_tools.sim.players import Table, Players, CARDS, LAY
+from shared_rules.move import legal_moves
+from host_tools.virtual.device import VirtualDevice
+from host_tools.virtual.link import VirtualLink
+from shared_rules.apply import apply as rules_apply
+
+AGENTBOARD = os.path.join(ROOT, ".venv", "bin", "agentboard")
+MPREMOTE = os.path.join(ROOT, ".venv", "bin", "mpremote")
+
+
+def run(*args, stdin=None, timeout=120):
+    out = subprocess.run([AGENTBOARD] + list(args), capture_output=True, text=True, cwd=ROOT,
+                         input=stdin, timeout=timeout)
+    return out.returncode, out.stdout, out.stderr
+
+
+def flash_files(dev):
+    """What is on the virtual device's flash: path -> sha256 (the deploy's own folders)."""
+    out = {}
+    for top, _, names in os.walk(dev.flash):
+        for n in names:
+            path = os.path.relpath(os.path.join(top, n), dev.flash)
+            with open(os.path.join(top, n), "rb") as f:
+                out[path] = hashlib.sha256(f.read()).hexdigest()
+    return out
+
+
+def owned(files):
+    return dict((p, h) for p, h in files.items() if p.split("/")[0] in dp.OWNED or
+                p in dp.ROOT_FILES)
+
+
+def build_hashes(build):
+    return dict((p, hashlib.sha256(b).hexdigest()) for p, b in build.items())
+
+
+def changed(build, path, extra):
+    """The build with one file changed the way an edit changes it, and a new version."""
+    new = dict(build)
+    new[path] = build[path] + extra
+    return dp.stamp(new)
+
+
+def version_of(build):
+    return json.loads(build["version.json"])["version"]
+
+
+def status(dev):
+    con = SerialConsole(dev.url, timeout=8)
+    try:
+        return con.send({"op": "status"})
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def build():
+    return dp.build()
+
+
+@pytest.fixture(scope="module")
+def board(build):
+    """A virtual device with the firmware deployed by the command, as a maker does it."""
+    dev = VirtualDevice(seed=3)
+    code, out, err = run("deploy", "--port", dev.url)
+    assert code == 0, err + out
+    yield dev
+    dev.close()
+
+
+def test_deploy_checks_versions_copies_everything_and_the_board_boots_it(board, build):
+    # the first deploy (fixture) went through the command; its account and its result:
+    assert owned(flash_files(board)) == build_hashes(build)
+    st = status(board)
+    assert st["version"] == version_of(build)
+    assert st["phase"] == "idle"
+    # mpremote sees the same files on the board, hashed there
+    out = subprocess.run([MPREMOTE, "connect", board.url, "resume", "sha256sum",
+                          ":firmware/referee.mpy"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert build_hashes(build)["firmware/referee.mpy"] in out.stdout.replace(" ", "")
+    board.request({"op": "power_cut"})  # mpremote left it at the REPL: boot it again
+    board.request({"op": "power_on"})
+
+
+def test_redeploy_copies_only_what_changed(board, build):
+    logs = []
+    res = dp.deploy(board.url, log=logs.append, files=build)
+    assert res["copied"] == 0 and "already has build %s" % version_of(build) in logs[-1]
+    new = changed(build, "main.py", b"# an edit\n")
+    res = dp.deploy(board.url, log=logs.append, files=new)
+    assert (res["copied"], res["removed"]) == (2, 0)  # main.py and version.json
+    assert owned(flash_files(board)) == build_hashes(new)
+    assert status(board)["version"] == version_of(new)
+    res = dp.deploy(board.url, log=logs.append, files=build)  # and back
+    assert res["copied"] == 2 and status(board)["version"] == version_of(build)
+
+
+def test_a_file_the_build_no_longer_has_is_removed(board, build):
+    smaller = dict(build)
+    del smaller["shared_rules/randgame.mpy"]  # no firmware module imports it
+    res = dp.deploy(board.url, log=lambda m: None, files=dp.stamp(smaller))
+    assert res["removed"] == 1
+    assert "shared_rules/randgame.mpy" not in flash_files(board)
+    dp.deploy(board.url, log=lambda m: None, files=build)
+    assert owned(flash_files(board)) == build_hashes(build)
+
+
+@pytest.mark.parametrize("cut_after", [1, 3])
+def test_a_deploy_cut_off_while_copying_leaves_the_previous_build(board, build, cut_after):
+    before = owned(flash_files(board))
+    new = changed(changed(build, "firmware/app.mpy", b"\0" * 700), "firmware/view.mpy", b"\0")
+
+    def log(msg):  # the power goes right after the cut_after-th file reached the board
+        if msg.startswith("copied %d/" % cut_after):
+            board.request({"op": "power_cut"})
+
+    with pytest.raises(dp.DeployError, match="stopped answering|broke"):
+        dp.deploy(board.url, log=log, files=new)
+    board.request({"op": "power_on"})
+    assert owned(flash_files(board)) == before  # staged files are not the application
+    assert status(board)["version"] == version_of(build)
+    res = dp.deploy(board.url, log=lambda m: None, files=build)
+    assert res["copied"] == 0
+
+
+def test_a_commit_cut_off_midway_is_finished_at_the_next_boot(board, build):
+    # the state a power cut leaves after the journal is written and two of three files moved
+    new = changed(changed(build, "firmware/app.mpy", b"\0"), "firmware/view.mpy", b"\0")
+    moves = [p for p in sorted(new) if new[p] != build.get(p)]
+    assert len(moves) == 3
+    board.request({"op": "power_cut"})
+    stage = os.path.join(board.flash, dp.STAGE)
+    os.makedirs(stage, exist_ok=True)
+    for name in os.listdir(stage):  # a deploy clears what an earlier one left, then stages
+        os.remove(os.path.join(stage, name))
+    journal = {"moves": [], "remove": []}
+    for j, path in enumerate(moves):
+        target = os.path.join(board.flash, path)
+        src = os.path.join(stage, "f%d" % j)
+        with open(target if j < 2 else src, "wb") as f:  # the first two already moved
+            f.write(new[path])
+        journal["moves"].append([dp.STAGE + "/f%d" % j, path])
+    with open(os.path.join(stage, "commit.json"), "w") as f:
+        json.dump(journal, f)
+    board.request({"op": "power_on"})
+    assert status(board)["version"] == version_of(new)
+    assert owned(flash_files(board)) == build_hashes(new)
+    assert os.listdir(stage) == []
+    dp.deploy(board.url, log=lambda m: None, files=build)
+
+
+def test_enrol_names_new_stickers_and_reports_known_ones(board):
+    stickers = ["04a1b2c3d4e5f6", "04a1b2c3d4e5f7"]
+    before = status(board)["cards_enrolled"]
+    proc = subprocess.Popen([AGENTBOARD, "enrol", "--port", board.url, "--card", "7",
+                             "--count", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=ROOT)
+    try:
+        time.sleep(1.5)
+        for uid in stickers + [stickers[0]]:
+            assert board.request({"op": "card", "uid": uid})["ok"]
+            time.sleep(0.8)
+            board.request({"op": "card_off"})
+            time.sleep(0.8)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    for uid in stickers:
+        assert "enrolled %s as 7" % uid in out
+    assert "enrolled 2 stickers" in out
+    assert status(board)["cards_enrolled"] == before + 2
+    with open(os.path.join(board.flash, "cards.json")) as f:
+        lines = [json.loads(line) for line in f]
+    assert [u for u, k in lines if k == "7" and u in stickers] == stickers
+    code, out, err = run("enrol", "--port", board.url, "--card", "seven", "--count", "1")
+    assert code == 1 and "unknown card kind 'seven'" in err
+
+
+def test_calibrate_measures_and_draws_every_sensor(board):
+    # pieces off the board (the start areas have sensors too), then some upright, some down
+    pieces = board.request({"op": "world"})["pieces"]
+    held = [n for n, p in pieces.items() if p["at"] is not None]
+    for name in held:
+        board.request({"op": "lift", "at": pieces[name]["at"]})
+    board.request({"op": "fault", "kind": "dead_sensor", "at": "30", "ms": 7000})
+    proc = subprocess.Popen([AGENTBOARD, "calibrate", "--port", board.url],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        time.sleep(1.0)
+        proc.stdin.write("\n")  # the board is empty
+        proc.stdin.flush()
+        time.sleep(2.0)
+        for j, at in enumerate(("1", "2", "5")):
+            board.request({"op": "place", "piece": held[j], "at": at, "upside_down": at == "5"})
+        time.sleep(0.5)
+        proc.stdin.write("\n")
+        proc.stdin.flush()
+        time.sleep(2.0)
+        proc.stdin.write("done\n")
+        proc.stdin.flush()
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert "empty board measured" in out
+    assert "measured 2 upright and 1 upside down" in out
+    rows = dict((line.split()[0], line) for line in out.splitlines()
+                if line and line.split()[0] in ("1", "2", "5", "6", "30"))
+    assert rows["1"].split()[3] == "-" and rows["1"].split()[2] != "-"  # up measured only
+    assert rows["5"].split()[2] == "-" and rows["5"].split()[3] != "-"
+    assert "^" in rows["1"] and "v" in rows["5"] and "NOT MEASURED" in rows["6"]
+    assert "FAULT" in rows["30"]
+    assert "check: 30" in out
+    with open(os.path.join(board.flash, "calib.json")) as f:
+        calib = json.load(f)
+    with open(os.path.join(ROOT, "hardware", "sensors.json")) as f:
+        index = dict((s["loc"], i) for i, s in enumerate(json.load(f)["sensors"]))
+    one, five, six = index["1"], index["5"], index["6"]
+    assert calib["up"][one] > calib["base"][one] and calib["down"][one] == 0
+    assert 0 < calib["down"][five] < calib["base"][five] and calib["up"][five] == 0
+    assert calib["up"][six] == calib["down"][six] == 0
+    for j, at in enumerate(("1", "2", "5")):
+        board.request({"op": "lift", "at": at})
+    for name in held:
+        board.request({"op": "place", "piece": name, "at": pieces[name]["at"],
+                       "upside_down": False})
+    end = time.time() + 20
+    while status(board)["faults"] and time.time() < end:  # the dead sensor's 7 s are over
+        time.sleep(0.5)
+    assert status(board)["faults"] == []
+
+
+def test_a_game_on_the_deployed_board_seen_by_monitor_and_export(board, tmp_path):
+    link = VirtualLink(board)
+    t = Table(link=link)  # writes the deck's enrolment and power-cycles: boots from flash
+    t.new_game(2)
+    players = Players(t, 5)
+    players.deal()
+    played = []
+    for _ in range(3):
+        n = len(t.events)
+        players.turn()
+        played += [e for e in t.since(n) if e.get("event") == "move"]
+    # one more turn with the serial port lent to `agentboard monitor`
+    st = t.st
+    hand = players.cards.hands[st.to_move]
+    k, mv = next((k, mv) for k in hand for mv in legal_moves(st, CARDS, k)
+                 if all(e["type"] == "move" for e in rules_apply(st, CARDS, mv)[1]))
+    # (a move with no effect for the hands to carry out: the console is lent out)
+    link.detach()
+    mon = subprocess.Popen([AGENTBOARD, "monitor", "--port", board.url, "--polls", "10",
+                            "--every", "0.5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, cwd=ROOT)
+    try:
+        time.sleep(1.5)
+        t.card(CARDS.names[k])
+        t.do_move(mv)
+        t.wait(400)
+        out, err = mon.communicate(timeout=60)
+    finally:
+        mon.kill()
+    link.attach()
+    hand.remove(k)
+    t.st = rules_apply(st, CARDS, mv)[0]
+    t.check()
+    assert mon.returncode == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    seat = LAY.colours[st.to_move]
+    assert (lines[0]["to_move"], lines[0]["phase"]) == (seat, "await_card")
+    events = [e for e in lines[1:] if "event" in e]
+    assert [e["event"] for e in events][:2] == ["card", "move"], events
+    assert (events[0]["card"], events[0]["seat"]) == (CARDS.names[k], seat)
+    assert events[2] == {"event": "turn", "seat": LAY.colours[t.st.to_move]}
+    link.close()
+    path = tmp_path / "game.json"
+    code, out, err = run("export", "--port", board.url, "-o", str(path))
+    assert code == 0, err
+    rec = json.loads(path.read_text())
+    assert len(rec["turns"]) == 4
+    assert [r["move"] for r in rec["turns"][:3]] == [e["move"] for e in played]
+    code, out, err = run("replay", str(path))
+    assert code == 0 and out.count("\n") >= 4, err
+
+
+def test_version_mismatch_stops_before_anything_is_copied(board, tmp_path):
+    fake = tmp_path / "mpy-cross"
+    fake.write_text("#!/bin/sh\necho 'MicroPython v1.22.2 on 2024-02-22; "
+                    "mpy-cross emitting mpy v6.2'\n")
+    fake.chmod(0o755)
+    before = flash_files(board)
+    code, out, err = run("deploy", "--port", board.url, "--mpy-cross", str(fake))
+    assert code == 1
+    assert "version mismatch: the board runs MicroPython 1.29.0 (loads .mpy v6.3) but " \
+           "mpy-cross is 1.22.2 (writes .mpy v6.2); nothing was copied" in err
+    assert flash_files(board) == before
+    board.request({"op": "power_cut"})
+    board.request({"op": "power_on"})
+
+
+def test_a_port_in_use_is_refused_with_a_reason(board):
+    con = SerialConsole(board.url)  # the virtual port, like USB serial, has one user at a time
+    try:
+        code, out, err = run("deploy", "--port", board.url)
+        assert code == 1 and err.startswith("agentboard: the board on %s does not answer"
+                                            % board.url) and err.count("\n") == 1
+        code, out, err = run("monitor", "--port", board.url, "--polls", "1")
+        assert (code, err) == (1, "agentboard: the connection to %s closed (is another program "
+                                  "using the board?)\n" % board.url)
+    finally:
+        con.close()
+
+
+def test_a_serial_port_locked_by_another_program_is_busy():
+    import serial
+    master, slave = os.openpty()
+    path = os.ttyname(slave)
+    holder = serial.Serial(path, exclusive=True)  # e.g. a serial terminal left open
+    try:
+        code, out, err = run("deploy", "--port", path)
+        assert (code, err) == (1, "agentboard: port %s is busy: close the program using it (a "
+                                  "monitor, a serial terminal)\n" % path)
+        code, out, err = run("export", "--port", path)
+        assert (code, err) == (1, "agentboard: port %s is busy: close the program using it\n"
+                               % path)
+    finally:
+        holder.close()
+        os.close(master)
+        os.close(slave)
+
+
+def test_nothing_listening_and_a_silent_device_are_clear_errors():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    code, out, err = run("deploy", "--port", "socket://127.0.0.1:%d" % port)
+    assert (code, err) == (1, "agentboard: nothing answers at socket://127.0.0.1:%d (is the "
+                               "virtual device running?)\n" % port)
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(1)
+    held = []
+    threading.Thread(target=lambda: held.append(silent.accept()), daemon=True).start()
+    try:
+        code, out, err = run("deploy", "--port", "socket://127.0.0.1:%d"
+                             % silent.getsockname()[1], timeout=60)
+    finally:
+        silent.close()
+    assert code == 1 and "does not answer: no MicroPython REPL" in err
+    code, out, err = run("deploy", "--port", "/dev/ttyUSB97")
+    assert (code, err) == (1, "agentboard: no board at /dev/ttyUSB97: is it plugged in? "
+                              "(agentboard flash lists what it finds)\n")
