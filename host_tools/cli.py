@@ -201,8 +201,13 @@ def cmd_sim(args):
         from host_tools.sim.__main__ import main as headless
         return headless(["--seed", str(args.seed)] + (["--flash", args.flash] if args.flash
                                                       else []))
-    from host_tools.sim.demo import main as demo
-    return demo(["--players", str(args.players), "--seed", str(args.seed)])
+    if args.demo:
+        from host_tools.sim.demo import main as demo
+        return demo(["--players", str(args.players), "--seed", str(args.seed)])
+    from host_tools.web.__main__ import main as web
+    return web(["--seed", str(args.seed), "--port", str(args.port)]
+               + (["--flash", args.flash] if args.flash else [])
+               + (["--no-browser"] if args.no_browser else []))
 
 
 PORT_HELP = ("serial port of the board, or socket://127.0.0.1:PORT for a virtual one "
@@ -270,14 +275,20 @@ def parser():
     p.add_argument("record", help="the record file (agentboard export -o FILE)")
     p.set_defaults(run=cmd_replay)
 
-    p = sub.add_parser("sim", help="the simulated board running the real firmware",
-                       description="Plays a whole game on the simulated board (the real "
-                       "firmware on the MicroPython unix port), or with --headless takes "
-                       "control requests as JSON lines on stdin.")
+    p = sub.add_parser("sim", help="the simulated board running the real firmware, in a "
+                       "browser page",
+                       description="Boots the real firmware on the MicroPython unix port "
+                       "against the simulated board and draws it in a web page on 127.0.0.1: "
+                       "LEDs live, clicks are hands (lift, put down, turn over, slide, cards on "
+                       "the reader, buttons). --demo plays a whole game in the terminal "
+                       "instead; --headless takes control requests as JSON lines on stdin.")
+    p.add_argument("--demo", action="store_true", help="a whole game, printed (as make sim)")
     p.add_argument("--headless", action="store_true")
+    p.add_argument("--port", type=int, default=8765, help="the page's port on 127.0.0.1")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--flash", help="with --headless: folder that keeps the device's files")
+    p.add_argument("--flash", help="folder that keeps the device's files")
     p.set_defaults(run=cmd_sim)
 
     p = sub.add_parser("virtual", help="a virtual board on a loopback socket, for deploy, "

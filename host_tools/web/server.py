@@ -106,7 +106,10 @@ class Handler(BaseHTTPRequestHandler):
                 ans = self.server.twin.act(body)
             except (KeyError, TypeError, ValueError) as e:
                 return self._bad(400, "%s: %s" % (type(e).__name__, e))
-            return self._send(200 if ans.get("ok") else 409, ans)
+            # a malformed action is the page's fault (400); one the world or the board turns
+            # down is a conflict with the board as it is (409)
+            code = 200 if ans.get("ok") else 400 if ans.get("error") == "bad_request" else 409
+            return self._send(code, ans)
         if url.path == "/api/replay":
             try:
                 self.server.record = replay_view.load(body)

@@ -19,6 +19,7 @@ CARDS = cards_mod.load()
 TICK_MS = 50
 CARD_ON_MS = 600  # a tap: the card rests on the reader this long
 EVENTS_KEPT = 200
+VIEW_EVERY_MS = 250
 
 
 class TwinError(Exception):
@@ -58,6 +59,8 @@ class Twin:
         self.world = {}
         self.clock_ms = 0
         self.stopping = False
+        self.deal_due = False  # a round ended: deal when the board next shows the hands
+        self.lifts = 0
         self._shuffle()
         self.tick()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -91,7 +94,8 @@ class Twin:
             fresh = self._console()
             self.leds = self.sim.request({"op": "leds"}).get("leds", {})
             self.world = self.sim.request({"op": "world"}).get("pieces", {})
-            if fresh or self.view is None:
+            # the board says nothing when a mismatch is put right: look at least 4 times a second
+            if fresh or self.view is None or self.clock_ms % VIEW_EVERY_MS == 0:
                 ans = self._send({"op": "public"})
                 self.view = ans.get("view") if ans and ans.get("ok") else None
 
@@ -133,7 +137,7 @@ class Twin:
                 self.hands[seat].remove(handle)
                 self.pile.append(handle)
         elif kind == "round_end":
-            self._deal_after = True
+            self.deal_due = True
 
     # -- cards -------------------------------------------------------------------------------
     def _shuffle(self):
@@ -165,11 +169,32 @@ class Twin:
                 while len(hand) < n:
                     hand.append(self._draw())
 
+    def export(self):
+        """The device's game record (it reveals the undercover history: for replay)."""
+        with self.lock:
+            ans = self._send({"op": "export"})
+        if not ans or not ans.get("ok"):
+            raise TwinError("the board has no game to export")
+        return ans["record"]
+
+    def stack(self, seat, kinds):
+        """Stacks the deck for a scripted scene: the seat's hand gets these card kinds (from
+        the stock), keeping its size."""
+        with self.lock:
+            hand = self.hands[seat]
+            for j, kind in enumerate(kinds):
+                pick = next(h for h in self.stock + self.pile if self.cards[h][1] == kind)
+                for heap in (self.stock, self.pile):
+                    if pick in heap:
+                        heap.remove(pick)
+                self.stock.append(hand[j])
+                hand[j] = pick
+
     # -- what the page may see -------------------------------------------------------------
     def state(self, referee=False, since=0):
         with self.lock:
-            if getattr(self, "_deal_after", False):
-                self._deal_after = False
+            if self.deal_due:
+                self.deal_due = False
                 self.deal()
             pieces = {}
             truth = {}
@@ -184,7 +209,8 @@ class Twin:
                 "clock_ms": self.clock_ms,
                 "leds": self.leds,
                 "pieces": pieces,
-                "held": [{"id": h, "piece": self.held_public[h]} for h in sorted(self.held)],
+                "held": [{"id": h, "piece": self.held_public[h]}
+                         for h in sorted(self.held, key=lambda h: int(h[1:]))],
                 "hands": dict((seat, [{"id": h, "card": self.cards[h][1]} for h in hand])
                               for seat, hand in self.hands.items()),
                 "reader": self.cards[self.on_reader[0]][1] if self.on_reader else None,
@@ -217,8 +243,8 @@ class Twin:
                 ans = self.sim.request({"op": "lift", "at": at})
                 if not ans.get("ok"):
                     return ans
-                self.seq_h = getattr(self, "seq_h", 0) + 1
-                handle = "h%d" % self.seq_h
+                self.lifts += 1
+                handle = "h%d" % self.lifts
                 self.held[handle] = ans["piece"]
                 self.held_public[handle] = "undercover" if p.get("upside_down") else \
                     ans["piece"].split("-")[0]

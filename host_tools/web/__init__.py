@@ -1,0 +1,1 @@
+"""The board in a browser (issue: a live digital twin of the simulated hardware)."""

@@ -1,0 +1,44 @@
+"""`agentboard sim`: the simulated board with the real firmware, drawn in a browser page on
+127.0.0.1; clicks are hands. Ctrl-C stops it."""
+import argparse
+import sys
+import time
+import webbrowser
+
+from host_tools.web.server import serve
+from host_tools.web.twin import Twin
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="agentboard sim", description=__doc__)
+    ap.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (0: any)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--flash", help="folder that keeps the device's files")
+    ap.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    args = ap.parse_args(argv)
+    print("agentboard: booting the firmware on the simulated board ...", flush=True)
+    twin = Twin(seed=args.seed, flash=args.flash)
+    try:
+        httpd = serve(twin, args.port)
+    except OSError as e:
+        twin.close()
+        sys.stderr.write("agentboard: cannot listen on 127.0.0.1:%d: %s\n" % (args.port,
+                                                                              e.strerror))
+        return 1
+    url = "http://127.0.0.1:%d/" % httpd.server_address[1]
+    print("agentboard: the board is at %s (Ctrl-C stops it)" % url, flush=True)
+    if not args.no_browser:
+        webbrowser.open(url)
+    try:
+        while True:
+            time.sleep(1)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        httpd.shutdown()
+        twin.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,338 @@
+// The board in a browser: draws the board from /api/layout, shows what /api/state says (the
+// LEDs as the firmware wrote them, the pieces as the sensors would see them) and turns clicks
+// into hand actions (/api/act). Plain DOM and SVG: nothing to build, nothing fetched from
+// outside this page's server.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const C = 380, R = 300, SPACE = 11;
+const state = { layout: null, since: 0, held: [], selected: null, pieces: {}, replay: null,
+                slideFrom: null, timer: null };
+
+function el(tag, attrs, parent) {
+  const e = document.createElementNS(SVG, tag);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function trackAngle(i, n) { return Math.PI / 2 + 2 * Math.PI * i / n; }
+
+function positions(lay) {
+  // where each location is drawn: the track on a circle, each home running inward from its
+  // colour's start space, the start area just outside behind it, the seat beside it
+  const pos = {};
+  const n = lay.track;
+  for (let i = 0; i < n; i++) {
+    const a = trackAngle(i, n);
+    pos[String(i)] = [C + R * Math.cos(a), C + R * Math.sin(a)];
+  }
+  for (const colour of lay.colours) {
+    const a = trackAngle(lay.start[colour], n);
+    for (let k = 1; k <= lay.home_spaces; k++) {
+      const r = R - 30 * k;
+      pos[colour + ":h" + k] = [C + r * Math.cos(a), C + r * Math.sin(a)];
+    }
+    for (let k = 1; k <= 4; k++) {
+      const r = R + 34 + 24 * ((k - 1) >> 1), b = a - 0.075 - 0.075 * ((k - 1) & 1);
+      pos[colour + ":s" + k] = [C + r * Math.cos(b), C + r * Math.sin(b)];
+    }
+    pos["seat:" + colour] = [C + (R + 46) * Math.cos(a + 0.11), C + (R + 46) * Math.sin(a + 0.11)];
+  }
+  return pos;
+}
+
+function drawBoard(lay) {
+  const svg = document.getElementById("board");
+  const pos = positions(lay);
+  const holes = new Set(lay.holes.map(String));
+  const meetings = new Set(lay.meeting_points.map(String));
+  const starts = {};
+  for (const c of lay.colours) starts[String(lay.start[c])] = c;
+  el("circle", { cx: C, cy: C, r: R, fill: "none", stroke: "#1b3a23", "stroke-width": 18 }, svg);
+  const reader = el("g", { id: "reader" }, svg);
+  el("rect", { x: C - 55, y: C - 35, width: 110, height: 70, rx: 8, fill: "#222", stroke: "#888" }, reader);
+  el("text", { x: C, y: C - 12, class: "label" }, reader).textContent = "NFC reader";
+  el("text", { x: C, y: C + 12, class: "label", id: "reader-card" }, reader);
+  for (const name of lay.locations.concat(lay.colours.map(c => "seat:" + c))) {
+    const [x, y] = pos[name];
+    const g = el("g", { class: "loc", id: "loc-" + name.replace(":", "_"), "data-loc": name }, svg);
+    if (holes.has(name)) g.classList.add("hole");
+    if (meetings.has(name)) g.classList.add("meeting");
+    if (starts[name]) { g.classList.add("start"); }
+    if (name.includes(":h")) g.classList.add("home");
+    if (name.includes(":s")) g.classList.add("spot");
+    if (name.startsWith("seat:")) g.classList.add("seat");
+    el("circle", { cx: x, cy: y, r: SPACE + 5, class: "led", fill: "none",
+                   "data-led": name }, g);
+    // meeting points are diamonds: a ring around a space is an LED
+    const base = meetings.has(name)
+      ? el("rect", { x: x - SPACE, y: y - SPACE, width: 2 * SPACE, height: 2 * SPACE, rx: 3,
+                     transform: "rotate(45 " + x + " " + y + ")", class: "base" }, g)
+      : el("circle", { cx: x, cy: y, r: SPACE, class: "base" }, g);
+    if (starts[name]) base.setAttribute("stroke", starts[name]);
+    if (name.startsWith("seat:")) {
+      base.setAttribute("r", 7);
+      el("text", { x: x, y: y - 14, class: "seat-label", "text-anchor": "middle" }, g)
+        .textContent = name.slice(5);
+      continue;
+    }
+    el("circle", { cx: x, cy: y, r: 7, class: "piece", visibility: "hidden",
+                   "data-piece": "" }, g);
+    if (/^\d+$/.test(name) && Number(name) % 4 === 0)
+      el("text", { x: x, y: y + 26, class: "label" }, g).textContent = name;
+    g.addEventListener("click", () => onLocation(name));
+  }
+}
+
+async function api(path, body) {
+  const opts = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const r = await fetch(path, opts);
+  return r.json();
+}
+
+function say(text) { document.getElementById("message").textContent = text || ""; }
+
+async function act(body) {
+  const ans = await api("/api/act", body);
+  say(ans.ok ? "" : (ans.reason || ans.error));
+  await refresh();
+  return ans;
+}
+
+function mode() { return document.querySelector("input[name=mode]:checked").value; }
+
+async function onLocation(name) {
+  if (state.replay) return;
+  const occupied = !!state.pieces[name];
+  const m = mode();
+  if (m === "flip") return act({ op: "flip", at: name });
+  if (m === "slide") {
+    if (state.slideFrom === null) {
+      if (!occupied) return say("slide: click the piece first");
+      state.slideFrom = name;
+      return say("slide " + name + " to …");
+    }
+    const from = state.slideFrom;
+    state.slideFrom = null;
+    const lifted = await act({ op: "lift", at: from });
+    if (!lifted.ok) return;
+    return act({ op: "slide", id: lifted.id, path: slidePath(from, name),
+                 upside_down: document.getElementById("upside-down").checked });
+  }
+  if (occupied) {
+    const ans = await act({ op: "lift", at: name });
+    if (ans.ok) state.selected = ans.id;
+    return;
+  }
+  const id = state.selected && state.held.some(h => h.id === state.selected)
+    ? state.selected : (state.held.length ? state.held[0].id : null);
+  if (!id) return say("no piece in hand: click a piece to lift it");
+  const ans = await act({ op: "place", id: id, at: name,
+                          upside_down: document.getElementById("upside-down").checked });
+  if (ans.ok) state.selected = null;
+}
+
+function slidePath(from, to) {
+  // along the track in the direction of play when both ends are track spaces
+  const n = state.layout.track;
+  if (!/^\d+$/.test(from) || !/^\d+$/.test(to)) return [to];
+  const path = [];
+  for (let i = (Number(from) + 1) % n; ; i = (i + 1) % n) {
+    path.push(String(i));
+    if (i === Number(to) || path.length > n) break;
+  }
+  return path;
+}
+
+function rgb(c) {
+  // an LED at low duty still glows in its hue: show the hue at full strength
+  const m = Math.max(c[0], c[1], c[2]) || 1;
+  return "rgb(" + c.map(v => Math.round(v * 255 / m)).join(",") + ")";
+}
+
+function showPieces(pieces, truth) {
+  state.pieces = pieces;
+  for (const g of document.querySelectorAll("g.loc")) {
+    const name = g.getAttribute("data-loc");
+    const p = g.querySelector(".piece");
+    if (!p) continue;
+    const what = pieces[name] || "";
+    p.setAttribute("class", "piece" + (what ? " " + what : "") +
+                   (truth && truth[name] && what === "undercover" ? " truth-" + truth[name] : ""));
+    p.setAttribute("data-piece", what);
+    p.setAttribute("visibility", what ? "visible" : "hidden");
+  }
+}
+
+function showLeds(leds) {
+  for (const c of document.querySelectorAll("circle.led")) {
+    const v = leds[c.getAttribute("data-led")];
+    const lit = v && (v[0] || v[1] || v[2]);
+    c.setAttribute("fill", lit ? rgb(v) : "none");
+    c.setAttribute("data-rgb", v ? v.join(",") : "0,0,0");
+  }
+}
+
+function unchanged(box, data) {
+  // rebuild a list only when it changed: a button replaced under the pointer loses the click
+  const sig = JSON.stringify(data);
+  if (box.dataset.sig === sig) return true;
+  box.dataset.sig = sig;
+  return false;
+}
+
+function showHeld(held, truth) {
+  state.held = held;
+  const box = document.getElementById("held");
+  if (unchanged(box, [held, truth || null, state.selected])) return;
+  box.textContent = held.length ? "in hand: " : "";
+  for (const h of held) {
+    const b = document.createElement("button");
+    b.textContent = h.piece + (truth && truth[h.id] && h.piece === "undercover" ? " (" + truth[h.id] + ")" : "");
+    b.setAttribute("data-id", h.id);
+    if (h.id === state.selected) b.classList.add("selected");
+    b.addEventListener("click", () => { state.selected = h.id; showHeld(state.held, truth); });
+    box.appendChild(b);
+  }
+}
+
+function showHands(hands) {
+  const box = document.getElementById("hands");
+  if (unchanged(box, hands)) return;
+  box.textContent = "";
+  for (const seat of Object.keys(hands).sort()) {
+    const div = document.createElement("div");
+    div.className = "hand";
+    div.setAttribute("data-seat", seat);
+    const s = document.createElement("span");
+    s.className = "seat";
+    s.textContent = seat;
+    div.appendChild(s);
+    for (const c of hands[seat]) {
+      const b = document.createElement("button");
+      b.textContent = c.card;
+      b.setAttribute("data-id", c.id);
+      b.setAttribute("data-card", c.card);
+      b.addEventListener("click", () => act({ op: "card", id: c.id }));
+      div.appendChild(b);
+    }
+    box.appendChild(div);
+  }
+}
+
+function describe(e) {
+  const parts = [e.event];
+  for (const k of Object.keys(e)) if (k !== "event") parts.push(k + " " + JSON.stringify(e[k]));
+  return parts.join(", ");
+}
+
+function showEvents(events) {
+  const list = document.getElementById("events");
+  for (const { seq, event } of events) {
+    state.since = Math.max(state.since, seq);
+    const li = document.createElement("li");
+    li.textContent = describe(event);
+    li.setAttribute("data-event", event.event);
+    list.insertBefore(li, list.firstChild);
+  }
+  while (list.children.length > 60) list.removeChild(list.lastChild);
+}
+
+function showStatus(view) {
+  const s = document.getElementById("status");
+  if (!view) { s.textContent = "no game: start one (new game, or hold confirm)"; s.dataset.phase = "idle"; return; }
+  s.dataset.phase = view.phase;
+  s.dataset.toMove = view.to_move;
+  s.textContent = view.phase + " · " + view.to_move + " to move" +
+    (view.card ? " · card " + view.card : "") +
+    (view.card === "partner" && view.steps_left !== null ? " · steps left " + view.steps_left : "") +
+    (view.expected && view.expected.length ? " · put right: " + view.expected.join(" ") : "");
+}
+
+function referee() { return document.getElementById("referee").checked; }
+
+async function refresh() {
+  if (state.replay) return;
+  const s = await api("/api/state?since=" + state.since + (referee() ? "&referee=1" : ""));
+  showLeds(s.leds);
+  showPieces(s.pieces, s.truth);
+  showHeld(s.held, s.held_truth);
+  showHands(s.hands);
+  showEvents(s.events);
+  showStatus(s.view);
+  document.getElementById("reader-card").textContent = s.reader || "";
+}
+
+async function readSensors() {
+  const s = await api("/api/sensors");
+  const body = document.querySelector("#sensors tbody");
+  body.textContent = "";
+  s.locations.forEach((loc, i) => {
+    const tr = document.createElement("tr");
+    for (const v of [loc, s.raw[i], s["class"][i]]) {
+      const td = document.createElement("td");
+      td.textContent = v;
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  });
+}
+
+async function loadRecord(file) {
+  let rec;
+  try { rec = JSON.parse(await file.text()); } catch (e) { return say("not a JSON file"); }
+  const ans = await api("/api/replay", rec);
+  if (!ans.ok) return say(ans.reason);
+  state.replay = { turns: ans.turns };
+  const slider = document.getElementById("replay-turn");
+  slider.max = ans.turns;
+  slider.value = 0;
+  document.getElementById("replay-controls").hidden = false;
+  showReplay(0);
+}
+
+async function showReplay(k) {
+  const b = await api("/api/replay/" + k + (referee() ? "?referee=1" : ""));
+  if (b.ok === false) return say(b.reason);
+  document.getElementById("replay-turn").value = k;
+  const p = b.played;
+  document.getElementById("replay-label").textContent = "turn " + b.turn + " of " + b.turns +
+    (p ? " · " + p.seat + " " + (p.card || "") + (p.effects.length ? " (" + p.effects.join(", ") + ")" : "") : " · the start");
+  showLeds({});
+  showPieces(b.pieces, b.truth);
+}
+
+function init() {
+  api("/api/layout").then(lay => {
+    state.layout = lay;
+    drawBoard(lay);
+    refresh();
+    state.timer = setInterval(refresh, 200);
+  });
+  document.getElementById("referee").addEventListener("change", () => {
+    document.getElementById("referee-banner").hidden = !referee();
+    if (state.replay) showReplay(Number(document.getElementById("replay-turn").value)); else refresh();
+  });
+  for (const b of document.querySelectorAll("button[data-button]"))
+    b.addEventListener("click", () => act({ op: "press", button: b.dataset.button, ms: Number(b.dataset.ms) }));
+  document.getElementById("new-game").addEventListener("click", () =>
+    act({ op: "new_game", players: Number(document.getElementById("players").value) }));
+  document.getElementById("refresh-sensors").addEventListener("click", readSensors);
+  document.getElementById("inject").addEventListener("click", () => act({
+    op: "fault", kind: document.getElementById("fault-kind").value,
+    at: document.getElementById("fault-at").value, ms: Number(document.getElementById("fault-ms").value) }));
+  document.getElementById("record-file").addEventListener("change", e => loadRecord(e.target.files[0]));
+  const slider = document.getElementById("replay-turn");
+  slider.addEventListener("input", () => showReplay(Number(slider.value)));
+  document.getElementById("replay-prev").addEventListener("click", () => showReplay(Math.max(0, Number(slider.value) - 1)));
+  document.getElementById("replay-next").addEventListener("click", () => showReplay(Math.min(state.replay.turns, Number(slider.value) + 1)));
+  document.getElementById("replay-exit").addEventListener("click", () => {
+    state.replay = null;
+    document.getElementById("replay-controls").hidden = true;
+    refresh();
+  });
+}
+
+init();
