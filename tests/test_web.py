@@ -281,6 +281,21 @@ def test_a_slide_registers_only_where_the_piece_lands(site):
     pieces_match(page, twin)
 
 
+def test_holding_back_passes_the_turn(site):
+    twin, page, traffic, errors = site
+    until(lambda: status(page) == "await_card", "a turn to begin")
+    seat = page.get_attribute("#status", "data-to-move")
+    n = len(events(page))
+    page.click("#hold-back")  # held for 2.1 s: the gesture for "I cannot play"
+    wait_event(page, "pass", n)
+    assert 'seat "%s"' % seat in [e for e in events(page)[n:] if e.startswith("pass")][0]
+    until(lambda: page.get_attribute("#status", "data-to-move") not in (seat, None),
+          "the next seat")
+    view = twin.state()["view"]
+    assert len(twin.state()["hands"][seat]) == view["cards_left"][seat]
+    leds_match(page, twin)
+
+
 def test_bad_requests_get_a_reason_and_change_nothing(site):
     import urllib.request
     import urllib.error

@@ -98,6 +98,7 @@ class Twin:
             if fresh or self.view is None or self.clock_ms % VIEW_EVERY_MS == 0:
                 ans = self._send({"op": "public"})
                 self.view = ans.get("view") if ans and ans.get("ok") else None
+                self._trim_hands()
 
     def _console(self):
         lines = self.sim.request({"op": "console"}).get("lines", [])
@@ -138,6 +139,15 @@ class Twin:
                 self.pile.append(handle)
         elif kind == "round_end":
             self.deal_due = True
+
+    def _trim_hands(self):
+        """A seat that passed or went out holds no more cards than the board says."""
+        if not self.view:
+            return
+        for seat, n in self.view["cards_left"].items():
+            hand = self.hands.get(seat, [])
+            while len(hand) > n:
+                self.pile.append(hand.pop())
 
     # -- cards -------------------------------------------------------------------------------
     def _shuffle(self):
