@@ -11,6 +11,8 @@ MS_PER_MINSTR_240 = 10.0
 MS_PER_MINSTR_PESSIMISTIC = 16.0
 DEVICE_PACKAGES = ("shared_rules", "firmware", "firmware/hal")
 SIM_PACKAGES = ("host_tools", "host_tools/sim", "host_tools/sim/device")
+# of host_tools itself the device needs only the package marker: the rest is laptop code
+HOST_ONLY_SKIP = ("host_tools",)
 
 
 def build_device_tree(dst, with_sim=False):
@@ -23,6 +25,8 @@ def build_device_tree(dst, with_sim=False):
         out = os.path.join(dst, pkg)
         os.makedirs(out, exist_ok=True)
         for name in sorted(os.listdir(src)):
+            if pkg in HOST_ONLY_SKIP and name != "__init__.py":
+                continue
             if name.endswith(".py"):
                 subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", pkg + "/" + name, "-o",
                                 os.path.join(out, name[:-3] + ".mpy"), os.path.join(src, name)],
