@@ -92,6 +92,7 @@ def cmd_calibrate(args):
 
 
 def cmd_virtual(args):
+    from host_tools.sim.server import serve_lines
     from host_tools.virtual.device import VirtualDevice, VirtualDeviceError
     try:
         dev = VirtualDevice(flash=args.flash, seed=args.seed, port=args.port)
@@ -102,16 +103,7 @@ def cmd_virtual(args):
           "hand actions as JSON lines here (board-protocols.md, section 2)" % (dev.url, dev.url),
           flush=True)
     try:
-        for line in sys.stdin:
-            if not line.strip():
-                continue
-            try:
-                req = json.loads(line)
-            except ValueError:
-                print(json.dumps({"ok": False, "error": "bad_request",
-                                  "reason": "not a JSON line"}), flush=True)
-                continue
-            print(json.dumps(dev.request(req)), flush=True)
+        serve_lines(dev.request, sys.stdin, sys.stdout)
     except KeyboardInterrupt:
         pass
     finally:

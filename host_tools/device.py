@@ -8,6 +8,25 @@ class DeviceError(Exception):
     """A failure explained in one sentence."""
 
 
+def parse_console(lines, op=None):
+    """(the answer to command `op`, or None; the events) from lines the firmware's console
+    wrote. Lines that are not JSON (a stray print, a traceback) are neither."""
+    answer = None
+    events = []
+    for line in lines:
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        if type(obj) is not dict:
+            continue
+        if op is not None and obj.get("re") == op:
+            answer = obj
+        elif "event" in obj:
+            events.append(obj)
+    return answer, events
+
+
 class SerialConsole:
     def __init__(self, port, timeout=3.0):
         import serial
@@ -93,16 +112,8 @@ class SimConsole:
         ans = self.sim.request({"op": "console", "send": cmd})
         if not ans.get("ok"):
             raise DeviceError("the simulated device: %s" % ans.get("reason"))
-        found = None
-        for line in ans["lines"]:
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                continue
-            if obj.get("re") == cmd["op"]:
-                found = obj
-            elif "event" in obj:
-                self.events.append(obj)
+        found, events = parse_console(ans["lines"], cmd["op"])
+        self.events.extend(events)
         if found is None:
             raise DeviceError("the simulated device did not answer %s" % cmd["op"])
         return found

@@ -135,15 +135,21 @@ def load(path, n):
     return from_json(obj, n)
 
 
-def measure_baseline(scanner, calib, scans=16):
-    """Averages `scans` scans of an empty board into the baseline. Returns the sensors that
-    read out of range (a dead or disconnected sensor), whose baseline is left as it was."""
-    sums = [0] * calib.n
+def _sums(scanner, n, scans):
+    """Every sensor's readings over `scans` scans, added up."""
+    sums = [0] * n
     for _ in range(scans):
         scanner.scan()
         raw = scanner.raw
-        for i in range(calib.n):
+        for i in range(n):
             sums[i] += raw[i]
+    return sums
+
+
+def measure_baseline(scanner, calib, scans=16):
+    """Averages `scans` scans of an empty board into the baseline. Returns the sensors that
+    read out of range (a dead or disconnected sensor), whose baseline is left as it was."""
+    sums = _sums(scanner, calib.n, scans)
     bad = calib.set_baseline(sums, scans)
     scanner.use(calib)
     return bad
@@ -153,12 +159,7 @@ def measure_pieces(scanner, calib, scans=8, margin=0.3):
     """Averages `scans` scans and records, for every sensor that a piece now clearly moves off
     its baseline (past `margin` of the nominal swing), the reading as its upright or
     upside-down level. Returns (upright sensors measured, upside-down sensors measured)."""
-    sums = [0] * calib.n
-    for _ in range(scans):
-        scanner.scan()
-        raw = scanner.raw
-        for i in range(calib.n):
-            sums[i] += raw[i]
+    sums = _sums(scanner, calib.n, scans)
     ups = 0
     downs = 0
     edge = int(NOMINAL_SWING * margin)

@@ -112,21 +112,47 @@ class Sim:
 
     def request(self, req):
         """One control request (a dict) -> its answer (a dict)."""
-        if type(req) is not dict:
-            return {"ok": False, "error": "bad_request", "reason": "a request is a JSON object"}
+        ans = power_and_deck(self, req)
+        if ans is not None:
+            return ans
         op = req.get("op")
-        if op == "power_cut":
-            return self.power_cut()
-        if op == "power_on":
-            return self.power_on()
-        if op == "deck":
-            return {"ok": True, "cards": [{"uid": u, "card": k} for u, k in self.mirror.deck]}
         if not self.alive():
             return offline_request(self.mirror, req)
         ans = self._ask(req)
         if ans.get("ok") and op in HANDS:
             mirror_hand(self.mirror, req)
         return ans
+
+
+def power_and_deck(dev, req):
+    """The answer to the requests every simulated device takes the same way (a malformed
+    request, power_cut, power_on, deck), or None for the others. dev has power_cut(),
+    power_on() and the host's copy of the world as mirror."""
+    if type(req) is not dict:
+        return {"ok": False, "error": "bad_request", "reason": "a request is a JSON object"}
+    op = req.get("op")
+    if op == "power_cut":
+        return dev.power_cut()
+    if op == "power_on":
+        return dev.power_on()
+    if op == "deck":
+        return {"ok": True, "cards": [{"uid": u, "card": k} for u, k in dev.mirror.deck]}
+    return None
+
+
+def serve_lines(request, inp, out):
+    """Control requests as JSON lines from inp, one answer line each to out."""
+    for line in inp:
+        if not line.strip():
+            continue
+        try:
+            req = json.loads(line)
+        except ValueError:
+            ans = {"ok": False, "error": "bad_request", "reason": "not a JSON line"}
+        else:
+            ans = request(req)
+        out.write(json.dumps(ans) + "\n")
+        out.flush()
 
 
 def mirror_hand(m, req):

@@ -22,7 +22,7 @@ import threading
 import time
 import tty
 
-from host_tools.sim.server import HANDS, mirror_hand, offline_request
+from host_tools.sim.server import HANDS, mirror_hand, offline_request, power_and_deck
 from host_tools.sim.world import World
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -245,15 +245,10 @@ class VirtualDevice:
         """A hand action or question about the physical board (board-protocols.md, section 2:
         lift, place, flip, slide, card, card_off, press, fault, leds, world), or power_cut /
         power_on / deck. Waiting is the caller's: board time runs with the wall clock."""
-        if type(req) is not dict:
-            return {"ok": False, "error": "bad_request", "reason": "a request is a JSON object"}
+        ans = power_and_deck(self, req)
+        if ans is not None:
+            return ans
         op = req.get("op")
-        if op == "power_cut":
-            return self.power_cut()
-        if op == "power_on":
-            return self.power_on()
-        if op == "deck":
-            return {"ok": True, "cards": [{"uid": u, "card": k} for u, k in self.mirror.deck]}
         with self.lock:
             if not self.off and self.hands is not None and self.stale:
                 ans = self._ask({"op": "_restore", "snap": self.mirror.snapshot()})

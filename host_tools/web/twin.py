@@ -10,6 +10,8 @@ import os
 import threading
 import time
 
+from firmware.hal.scanner import NAMES as CLASS_NAMES
+from host_tools.device import parse_console
 from host_tools.sim.server import Sim
 from shared_rules import layout, cards as cards_mod
 from shared_rules.rng import Rng
@@ -101,30 +103,16 @@ class Twin:
                 self._trim_hands()
 
     def _console(self):
-        lines = self.sim.request({"op": "console"}).get("lines", [])
-        fresh = False
-        for line in lines:
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                continue
-            if "event" in obj:
-                self._on_event(obj)
-                fresh = True
-        return fresh
+        _, events = parse_console(self.sim.request({"op": "console"}).get("lines", []))
+        for ev in events:
+            self._on_event(ev)
+        return bool(events)
 
     def _send(self, cmd):
         ans = self.sim.request({"op": "console", "send": cmd})
-        found = None
-        for line in ans.get("lines", []):
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                continue
-            if obj.get("re") == cmd["op"]:
-                found = obj
-            elif "event" in obj:
-                self._on_event(obj)
+        found, events = parse_console(ans.get("lines", []), cmd["op"])
+        for ev in events:
+            self._on_event(ev)
         return found
 
     def _on_event(self, ev):
@@ -238,9 +226,8 @@ class Twin:
             raw = self.sim.request({"op": "sensors"})
             dbg = self._send({"op": "debug"}) or {}
         sensed = dbg.get("sensed", {})
-        names = ("empty", "upright", "upside_down", "fault")
         return {"locations": raw.get("locations", []), "raw": raw.get("raw", []),
-                "class": [names[sensed.get(loc, 0)] for loc in raw.get("locations", [])]}
+                "class": [CLASS_NAMES[sensed.get(loc, 0)] for loc in raw.get("locations", [])]}
 
     # -- hands -------------------------------------------------------------------------------
     def act(self, req):
