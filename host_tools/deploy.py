@@ -26,6 +26,8 @@ CONFIG = ("pins.json", "sensors.json", "leds.json")
 OWNED = ("firmware", "shared_rules", "config")  # folders whose files deploy manages
 ROOT_FILES = ("main.py", "version.json")
 STAGE = ".deploy"
+CLEAR_STAGE = ("import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass\nfor _n in "
+               "os.listdir(%r):\n os.remove(%r + '/' + _n)\n" % (STAGE, STAGE, STAGE))
 BOOT_WAIT_S = 20
 CHUNK = 2048
 READ_TIMEOUT_S = 10
@@ -77,6 +79,10 @@ def _probe(tops, singles):
 
 class DeployError(Exception):
     """A failure explained in one sentence."""
+
+
+class BoardFailed(DeployError):
+    """Code sent to the board raised there (the board itself still answers)."""
 
 
 def say(msg):
@@ -195,7 +201,7 @@ class Board:
         try:
             return self.t.exec(code).decode("utf-8", "replace")
         except TransportExecError as e:
-            raise DeployError("the board failed while %s: %s" % (
+            raise BoardFailed("the board failed while %s: %s" % (
                 what, e.error_output.strip().splitlines()[-1]))
         except (TransportError, OSError) as e:
             raise DeployError("the board on %s stopped answering while %s (%s)" % (
@@ -230,6 +236,12 @@ def _open_error(port, e):
     return "cannot open %s: %s" % (port, text)
 
 
+def probe(board):
+    """The board's versions and the hashes of the files deploy owns (PROBE)."""
+    out = board.run(PROBE + "\n_probe(%r, %r)\n" % (OWNED, ROOT_FILES), "listing its files")
+    return json.loads(out.strip().splitlines()[-1])
+
+
 def journal_code():
     with open(os.path.join(ROOT, "firmware", "journal.py")) as f:
         return f.read() + "\nprint(finish())\n"
@@ -246,17 +258,21 @@ def deploy(port, mpy_cross=MPY_CROSS, boot_check=True, log=say, files=None):
     cross_version, cross_mpy = mpy_cross_versions(mpy_cross)
     board = Board(port)
     try:
-        info = json.loads(board.run(PROBE + "\n_probe(%r, %r)\n" % (OWNED, ROOT_FILES),
-                                    "listing its files").strip().splitlines()[-1])
+        info = probe(board)
         check_versions(info["version"], info["mpy"], cross_version, cross_mpy)
         log("the board runs MicroPython %s on %s; mpy-cross %s writes .mpy v%d.%d: they match"
             % (".".join(str(x) for x in info["version"]), info["platform"],
                ".".join(str(x) for x in cross_version), cross_mpy[0], cross_mpy[1]))
         if info["pending"]:
             log("finishing an earlier deploy that was cut short while being put in place")
-            board.run(journal_code(), "finishing the earlier deploy")
-            info = json.loads(board.run(PROBE + "\n_probe(%r, %r)\n" % (OWNED, ROOT_FILES),
-                                        "listing its files").strip().splitlines()[-1])
+            try:
+                board.run(journal_code(), "finishing the earlier deploy")
+            except BoardFailed as e:
+                # a journal that cannot be carried out (damaged on flash): drop it; every file
+                # is compared by hash below, so what differs is copied and the board is whole
+                log("%s; dropping that journal, every file is compared below" % e)
+                board.run(CLEAR_STAGE, "clearing the staging folder")
+            info = probe(board)
         if files is None:
             files = build(mpy_cross)
         version = json.loads(files["version.json"])["version"]
@@ -267,9 +283,7 @@ def deploy(port, mpy_cross=MPY_CROSS, boot_check=True, log=say, files=None):
         if not copy and not remove:
             log("the board already has build %s" % version)
             return {"version": version, "copied": 0, "removed": 0, "seconds": time.time() - t0}
-        board.run("import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass\nfor _n in "
-                  "os.listdir(%r):\n os.remove(%r + '/' + _n)\n" % (STAGE, STAGE, STAGE),
-                  "clearing the staging folder")
+        board.run(CLEAR_STAGE, "clearing the staging folder")
         total = sum(len(files[p]) for p in copy)
         done = 0
         for j, path in enumerate(copy):

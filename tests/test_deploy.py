@@ -166,6 +166,36 @@ def test_a_commit_cut_off_midway_is_finished_at_the_next_boot(board, build):
     dp.deploy(board.url, log=lambda m: None, files=build)
 
 
+def test_a_damaged_journal_stops_the_boot_and_the_next_deploy_mends_the_board(board, build):
+    import serial
+    board.request({"op": "power_cut"})
+    stage = os.path.join(board.flash, dp.STAGE)
+    os.makedirs(stage, exist_ok=True)
+    with open(os.path.join(stage, "commit.json"), "w") as f:
+        f.write('{"moves": [[".deploy/f0", "firmware/vi')  # not a journal any more
+    with open(os.path.join(board.flash, "firmware", "view.mpy"), "wb") as f:
+        f.write(b"half of an old move")
+    line = serial.serial_for_url(board.url, timeout=0.3)
+    try:
+        board.request({"op": "power_on"})
+        said = b""
+        end = time.time() + 8
+        while b"could not be completed" not in said and time.time() < end:
+            said += line.read(4096)
+    finally:
+        line.close()
+    # main.py never starts an application it cannot vouch for
+    assert b"an unfinished deploy could not be completed" in said, said
+    assert b'"event": "boot"' not in said
+    logs = []
+    res = dp.deploy(board.url, log=logs.append, files=build)
+    assert any("dropping that journal" in m for m in logs), logs
+    assert res["copied"] == 1  # view.mpy; everything else was whole
+    assert owned(flash_files(board)) == build_hashes(build)
+    assert os.listdir(stage) == []
+    assert status(board)["version"] == version_of(build)
+
+
 def test_enrol_names_new_stickers_and_reports_known_ones(board):
     stickers = ["04a1b2c3d4e5f6", "04a1b2c3d4e5f7"]
     before = status(board)["cards_enrolled"]
@@ -174,7 +204,7 @@ def test_enrol_names_new_stickers_and_reports_known_ones(board):
                             text=True, cwd=ROOT)
     try:
         time.sleep(1.5)
-        for uid in stickers + [stickers[0]]:
+        for uid in (stickers[0], stickers[0], stickers[1]):  # the second time it is known
             assert board.request({"op": "card", "uid": uid})["ok"]
             time.sleep(0.8)
             board.request({"op": "card_off"})
@@ -186,6 +216,7 @@ def test_enrol_names_new_stickers_and_reports_known_ones(board):
     for uid in stickers:
         assert "enrolled %s as 7" % uid in out
     assert "enrolled 2 stickers" in out
+    assert "sticker %s is already enrolled as 7" % stickers[0] in out
     assert status(board)["cards_enrolled"] == before + 2
     with open(os.path.join(board.flash, "cards.json")) as f:
         lines = [json.loads(line) for line in f]
@@ -247,6 +278,36 @@ def test_calibrate_measures_and_draws_every_sensor(board):
     while status(board)["faults"] and time.time() < end:  # the dead sensor's 7 s are over
         time.sleep(0.5)
     assert status(board)["faults"] == []
+
+
+def test_calibration_is_refused_while_a_game_runs(board):
+    con = SerialConsole(board.url, timeout=8)
+    try:
+        assert con.send({"op": "new_game", "players": 2})["ok"]
+        before = os.path.getmtime(os.path.join(board.flash, "calib.json")) if os.path.exists(
+            os.path.join(board.flash, "calib.json")) else None
+        # setup: pieces still being put out; calibrating then is allowed (not a running game)
+        assert con.send({"op": "sensors"})["ok"]
+        lift = board.request({"op": "lift", "at": "red:s1"})
+        board.request({"op": "place", "piece": lift["piece"], "at": "0"})
+        lift = board.request({"op": "lift", "at": "green:s1"})
+        board.request({"op": "place", "piece": lift["piece"], "at": "32"})
+        until = time.time() + 5
+        while con.send({"op": "status"})["phase"] != "await_card" and time.time() < until:
+            time.sleep(0.2)
+        for cmd in ({"op": "sensors"}, {"op": "calibrate", "step": "empty"}):
+            ans = con.send(cmd)
+            assert (ans["ok"], ans["error"]) == (False, "not_now"), ans
+            assert "a game is running" in ans["reason"]
+        after = os.path.getmtime(os.path.join(board.flash, "calib.json")) if os.path.exists(
+            os.path.join(board.flash, "calib.json")) else None
+        assert after == before  # nothing measured, nothing stored
+    finally:
+        con.close()
+        for at, spot in (("0", "red:s1"), ("32", "green:s1")):  # the pieces home again
+            lift = board.request({"op": "lift", "at": at})
+            if lift.get("ok"):
+                board.request({"op": "place", "piece": lift["piece"], "at": spot})
 
 
 def test_a_game_on_the_deployed_board_seen_by_monitor_and_export(board, tmp_path):
