@@ -2,11 +2,8 @@
 # out. A bad request is an answer, never an exception that ends the server.
 import json
 
-from shared_rules import layout, cards as _cards, position, notation
-from shared_rules.apply import apply
-from shared_rules.hints import hints
-from shared_rules.move import legal_moves
-from shared_rules.position import BadInput
+from shared_rules import games
+from shared_rules.errors import BadInput
 
 OPS = ("legal", "apply", "hints")
 
@@ -16,9 +13,7 @@ def error(kind, reason):
 
 
 class Rules:
-    def __init__(self, layout_name="agent-dog-4", cards_name="agent-dog-cards"):
-        self.lay = layout.load(layout_name)
-        self.cards = _cards.load(cards_name)
+    """Answers protocol requests for every game (shared_rules/games.py finds the game)."""
 
     def handle_line(self, line):
         try:
@@ -45,30 +40,7 @@ class Rules:
             raise BadInput("bad_request", "unknown op %r; ops are %s" % (op, ", ".join(OPS)))
         if "position" not in req:
             raise BadInput("bad_request", "missing field 'position'")
-        cards = self.cards
-        st = position.parse(self.lay, cards, req["position"])
-        won = st.winners()
-        if won:
-            raise BadInput("game_over", "the game is over: %s won" % " and ".join(
-                [self.lay.colours[c] for c in won]))
-        if op == "apply":
-            if "move" not in req:
-                raise BadInput("bad_request", "missing field 'move'")
-            mv = notation.from_json(st, cards, req["move"])
-            new, events = apply(st, cards, mv)
-            return {"ok": True, "position": position.dump(new, cards), "events": events}
-        if "card" not in req:
-            raise BadInput("bad_request", "missing field 'card'")
-        k = notation.card_index(cards, req["card"])
-        if op == "legal":
-            return {"ok": True,
-                    "moves": [notation.to_json(st, cards, m) for m in legal_moves(st, cards, k)]}
-        movable, targets = hints(st, cards, k)
-        lay = self.lay
-        out = {}
-        for frm in targets:
-            out[str(lay.loc_json(frm))] = [lay.loc_json(t) for t in targets[frm]]
-        return {"ok": True, "movable": [lay.loc_json(m) for m in movable], "targets": out}
+        return games.load(games.name_of(req["position"])).handle(op, req)
 
 
 def serve(inp, out):
