@@ -4,8 +4,10 @@ import os
 import shutil
 import subprocess
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.path.join(ROOT, ".venv", "bin")
+from host_tools import paths
+
+ROOT = paths.CODE
+BIN = os.path.dirname(paths.tool("micropython"))
 HERE = os.path.dirname(os.path.abspath(__file__))
 MS_PER_MINSTR_240 = 10.0
 MS_PER_MINSTR_PESSIMISTIC = 16.0

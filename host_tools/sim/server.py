@@ -1,4 +1,4 @@
-"""The host side of the simulator (board-protocols.md, section 2): runs the simulated device
+"""The host side of the simulator (docs/board-protocols.md, section 2): runs the simulated device
 (the real firmware on the MicroPython unix port, host_tools/sim/device_main.py) as a child
 process and passes requests to it. The physical world outlives the device: every answer carries
 a snapshot of the pieces and the card on the reader, so `power_cut` can kill the device at once
@@ -9,10 +9,10 @@ import signal
 import subprocess
 import tempfile
 
+from host_tools import paths
 from host_tools.sim.world import World, SimError as WorldError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+ROOT = paths.CODE
 MARK = "@sim "
 CONSOLE = "@con "
 # hand actions: the host applies them to its own copy of the physical world too
@@ -31,7 +31,7 @@ class Sim:
         self.seed = seed
         self.flash = flash or tempfile.mkdtemp(prefix="agentboard-flash-")
         os.makedirs(self.flash, exist_ok=True)
-        self.config = config or os.path.join(ROOT, "hardware")
+        self.config = config or paths.HARDWARE
         self.heap_kw = heap_kw
         self.proc = None
         self.mirror = World(seed)  # the physical board, which outlives the device
@@ -42,7 +42,10 @@ class Sim:
 
     # -- the device process ----------------------------------------------------------------
     def _spawn(self):
-        cmd = [MICROPYTHON]
+        try:
+            cmd = [paths.tool("micropython")]
+        except paths.ToolMissing as e:
+            raise SimError(str(e))
         if self.heap_kw:
             cmd += ["-X", "heapsize=%dwK" % self.heap_kw]
         cmd += [os.path.join(self.code, "host_tools", "sim", "device_main.py"), self.code,

@@ -22,11 +22,11 @@ import threading
 import time
 import tty
 
+from host_tools import paths
 from host_tools.sim.server import HANDS, mirror_hand, offline_request, power_and_deck
 from host_tools.sim.world import World
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+ROOT = paths.CODE
 SIM_FILES = ("host_tools/__init__.py", "host_tools/sim/__init__.py", "host_tools/sim/world.py",
              "host_tools/sim/nfc_chip.py", "host_tools/sim/control.py",
              "shared_rules/__init__.py", "shared_rules/rng.py")
@@ -95,12 +95,15 @@ class VirtualDevice:
         with self.lock:
             if self.proc is not None:
                 return {"ok": False, "error": "refused", "reason": "the device is already on"}
+            try:
+                cmd = [paths.tool("micropython")]
+            except paths.ToolMissing as e:
+                raise VirtualDeviceError(str(e))
             master, slave = pty.openpty()
             tty.setraw(slave)
             attrs = termios.tcgetattr(slave)
             attrs[3] |= termios.ISIG  # raw, but Ctrl-C interrupts
             termios.tcsetattr(slave, termios.TCSANOW, attrs)
-            cmd = [MICROPYTHON]
             if self.heap_kw:
                 cmd += ["-X", "heapsize=%dwK" % self.heap_kw]
             cmd += ["-i", os.path.join(self.sim, "boot.py"), self.sim, str(self.seed),

@@ -11,6 +11,7 @@ import threading
 import time
 
 from firmware.hal.scanner import NAMES as CLASS_NAMES
+from host_tools import paths
 from host_tools.device import parse_console
 from host_tools.sim.server import Sim
 from shared_rules import layout, cards as cards_mod
@@ -21,7 +22,9 @@ CARDS = cards_mod.load()
 TICK_MS = 50
 CARD_ON_MS = 600  # a tap: the card rests on the reader this long
 EVENTS_KEPT = 200
-VIEW_EVERY_MS = 250
+# the board's view changes with an event, or (effects carried out step by step, which announce
+# nothing until the last) within its debounce and judging time after a hand on the board
+VIEW_AFTER_HANDS_MS = 600
 
 
 class TwinError(Exception):
@@ -30,8 +33,7 @@ class TwinError(Exception):
 
 def board_locations():
     """Every physical location, in the order of hardware/sensors.json."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    with open(os.path.join(root, "hardware", "sensors.json")) as f:
+    with open(os.path.join(paths.HARDWARE, "sensors.json")) as f:
         return [s["loc"] for s in json.load(f)["sensors"]]
 
 
@@ -63,6 +65,7 @@ class Twin:
         self.stopping = False
         self.deal_due = False  # a round ended: deal when the board next shows the hands
         self.lifts = 0
+        self.hands_until = 0  # board ms until which the view is read after every tick
         self._shuffle()
         self.tick()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -96,8 +99,7 @@ class Twin:
             fresh = self._console()
             self.leds = self.sim.request({"op": "leds"}).get("leds", {})
             self.world = self.sim.request({"op": "world"}).get("pieces", {})
-            # the board says nothing when a mismatch is put right: look at least 4 times a second
-            if fresh or self.view is None or self.clock_ms % VIEW_EVERY_MS == 0:
+            if fresh or self.view is None or self.clock_ms <= self.hands_until:
                 ans = self._send({"op": "public"})
                 self.view = ans.get("view") if ans and ans.get("ok") else None
                 self._trim_hands()
@@ -234,6 +236,7 @@ class Twin:
         """One action of the page: {"op": ..., ...}. Returns {"ok": ...} with a reason."""
         op = req.get("op")
         with self.lock:
+            self.hands_until = self.clock_ms + VIEW_AFTER_HANDS_MS
             if op == "lift":
                 at = str(req["at"])
                 p = self.world.get(self._at(at) or "", {})

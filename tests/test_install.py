@@ -1,0 +1,114 @@
+# A user's install: the project installed (not editable) into a fresh virtual environment in a
+# temporary folder, then used from another directory, where nothing of the checkout is on the
+# path. Catches modules or data files that only the repository root provides.
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from conftest import ROOT
+from host_tools.cli import parser
+
+SIM_PAGE_WAIT_S = 120
+
+
+def commands():
+    sub = [a for a in parser()._actions if a.dest == "command"][0]
+    return sorted(sub.choices)
+
+
+def tracked_tree(dst):
+    """The files a clone has (git's list), without the checkout's .venv, caches and builds."""
+    try:
+        names = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                               check=True).stdout.decode().split("\0")
+    except (OSError, subprocess.CalledProcessError):
+        pytest.fail("the install test needs the repository's git file list")
+    for rel in names:
+        if not rel or not os.path.isfile(os.path.join(ROOT, rel)):
+            continue
+        os.makedirs(os.path.dirname(os.path.join(dst, rel)) or dst, exist_ok=True)
+        shutil.copy2(os.path.join(ROOT, rel), os.path.join(dst, rel))
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    base = tmp_path_factory.mktemp("install")
+    src = base / "src"
+    tracked_tree(str(src))
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    pip = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet",
+                          "--disable-pip-version-check", str(src)],
+                         capture_output=True, text=True, timeout=900)
+    assert pip.returncode == 0, pip.stderr[-3000:]
+    elsewhere = base / "elsewhere"
+    elsewhere.mkdir()
+    shutil.rmtree(src)  # nothing may still come from the copied sources
+    return str(venv / "bin" / "agentboard"), str(elsewhere)
+
+
+def run(installed, *args, timeout=300):
+    exe, cwd = installed
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    return subprocess.run([exe] + list(args), cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+def test_installed_package_is_not_the_checkout(installed):
+    exe, cwd = installed
+    py = os.path.join(os.path.dirname(exe), "python")
+    out = subprocess.run([py, "-c", "import firmware, hardware, host_tools, shared_rules; "
+                          "print(host_tools.__file__)"], cwd=cwd, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "site-packages" in out.stdout and not out.stdout.startswith(ROOT)
+
+
+def test_every_command_answers_help_from_another_directory(installed):
+    out = run(installed, "--help")
+    assert out.returncode == 0, out.stderr
+    for name in commands():
+        out = run(installed, name, "--help")
+        assert out.returncode == 0, "%s --help: %s" % (name, out.stderr)
+        assert out.stdout.startswith("usage: agentboard " + name)
+
+
+def test_the_simulated_game_plays_from_another_directory(installed):
+    out = run(installed, "sim", "--demo", "--players", "2", "--seed", "3")
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "win ==" in out.stdout
+    assert "its public view matched the players' own game" in out.stdout
+
+
+def test_the_sim_page_answers_from_another_directory(installed):
+    exe, cwd = installed
+    proc = subprocess.Popen([exe, "sim", "--no-browser", "--port", "0"], cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = None
+        end = time.time() + SIM_PAGE_WAIT_S
+        while url is None and time.time() < end:
+            line = proc.stdout.readline()
+            assert line, "agentboard sim ended: %s" % proc.stderr.read()[-3000:]
+            if "the board is at " in line:
+                url = line.split("the board is at ", 1)[1].split()[0]
+        assert url, "agentboard sim printed no address"
+        with urllib.request.urlopen(url, timeout=30) as page:
+            assert page.status == 200 and b"agentboard" in page.read()
+        with urllib.request.urlopen(url + "api/state", timeout=30) as ans:
+            state = json.loads(ans.read())
+        # the firmware is running: the fresh board's pieces stand on their start-area spots
+        assert state["pieces"].get("red:s1") == "red"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
