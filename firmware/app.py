@@ -97,10 +97,11 @@ class App:
             elif ev == TWO_CARDS:
                 self.event({"event": "reject", "reason": "two cards on the reader: one at a "
                             "time"})
-        ev = b.confirm.poll(SCAN_MS)
+        now = time.ticks_ms()
+        ev = b.confirm.poll(now)
         if ev:
             self.confirm_button(ev)
-        ev = b.back.poll(SCAN_MS)
+        ev = b.back.poll(now)
         if self.menu:
             if ev == PRESS:
                 self.menu = 0  # back closes the menu

@@ -196,15 +196,29 @@ def test_swap_exchanges_two_undercover_pieces(table):
     assert table.public()["board"]["28"] == "undercover"
 
 
-def test_pass_by_holding_back_puts_the_seat_out(table):
+@pytest.mark.parametrize("offset_ms", [0, 7, 13])
+def test_pass_by_holding_back_for_the_contracts_2000_ms_puts_the_seat_out(table, offset_ms):
+    # board-protocols.md section 2: a seat passes by holding back for 2 seconds (press, ms
+    # 2000). The press may fall anywhere between two scans of the buttons (every 20 ms).
     table.new_game(4)
+    table.wait(offset_ms)
     n = len(table.events)
-    table.ask({"op": "press", "button": "back", "ms": 2200})
-    table.wait(2600)
+    table.ask({"op": "press", "button": "back", "ms": 2000})
+    table.wait(2400)
     evs = table.since(n)
     assert {"event": "pass", "seat": "red"} in evs
     assert {"event": "effect", "kind": "out", "seat": "red", "reason": "pass"} in evs
     assert table.public()["to_move"] == "blue" and table.public()["out"] == ["red"]
+
+
+def test_a_shorter_press_of_back_does_not_pass(table):
+    table.new_game(4)
+    n = len(table.events)
+    table.ask({"op": "press", "button": "back", "ms": 1500})
+    table.wait(2400)
+    assert "pass" not in kinds(table.since(n))
+    view = table.public()
+    assert view["to_move"] == "red" and view["out"] == [] and view["phase"] == "await_card"
 
 
 def test_a_bumped_piece_is_shown_and_play_waits(table):

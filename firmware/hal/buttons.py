@@ -1,6 +1,13 @@
 # A push button to ground with the pin's pull-up: reads 0 while pressed. Debounced by counting
-# polls; reports a press, a release (with how long it was held), and a hold once it has been
-# down for hold_ms (the pass gesture holds `back` for 2 s).
+# polls; reports a press, a release, and a hold once it has been down for hold_ms (the pass
+# gesture holds `back` for 2 s).
+#
+# Time is counted the way a person counts it, from the finger going down to the finger coming
+# up, not from the moment the debounce was satisfied. Polls only bracket those moments: the
+# press began after the last poll that read the button up, and it lasts at least until the
+# first poll that reads it up again. Timing from the one to the other makes a press of exactly
+# hold_ms a hold wherever it falls between polls; the debounce's polls do not eat into it.
+import time
 
 PRESS = 1
 RELEASE = 2
@@ -10,31 +17,43 @@ HOLD = 3
 class Button:
     def __init__(self, pin, stable=3, hold_ms=2000):
         self.pin = pin
-        self.stable = stable
+        self.stable = max(2, stable)  # a hold seen on the releasing poll needs a poll of its own
         self.hold_ms = hold_ms
         self.down = False
         self.count = 0
-        self.held_ms = 0
+        self.last_poll = None  # ticks_ms of the previous poll
+        self.mark = 0          # the last poll before the level started to change
+        self.edge = 0          # the press began after this poll
+        self.held_ms = 0       # how long the button has been (or was) down
         self.hold_sent = False
 
-    def poll(self, dt_ms):
-        """Call every dt_ms; returns PRESS, RELEASE, HOLD or 0."""
+    def poll(self, now=None):
+        """Call once per scan (now: time.ticks_ms()); returns PRESS, RELEASE, HOLD or 0."""
+        if now is None:
+            now = time.ticks_ms()
+        before = now if self.last_poll is None else self.last_poll
+        self.last_poll = now
         raw = self.pin.value() == 0
-        if self.down:
-            self.held_ms += dt_ms
+        ev = 0
+        if self.down and self.count == 0:
+            # still down, or read up for the first time: it was down until at least now
+            self.held_ms = time.ticks_diff(now, self.edge)
+            if not self.hold_sent and self.held_ms >= self.hold_ms:
+                self.hold_sent = True
+                ev = HOLD
         if raw == self.down:
             self.count = 0
-            if self.down and not self.hold_sent and self.held_ms >= self.hold_ms:
-                self.hold_sent = True
-                return HOLD
-            return 0
+            return ev
+        if self.count == 0:
+            self.mark = before
         self.count += 1
         if self.count < self.stable:
-            return 0
+            return ev
         self.count = 0
         self.down = raw
         if raw:
-            self.held_ms = 0
+            self.edge = self.mark
             self.hold_sent = False
+            self.held_ms = time.ticks_diff(now, self.edge)
             return PRESS
         return RELEASE

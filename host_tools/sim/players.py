@@ -15,6 +15,7 @@ LAY = layout.load()
 CARDS = cards_mod.load()
 HOLES = {4, 7, 12, 20, 23, 28, 36, 39, 44, 52, 55, 60}
 SETTLE_MS = 160  # more than the scanner's four-scan debounce (80 ms) plus a scan
+PASS_MS = 2000  # the pass gesture: hold back for 2 s (docs/board-protocols.md, section 2)
 
 
 class TableError(AssertionError):
@@ -417,7 +418,7 @@ class Players:
             return self.turn()
         if best is None:
             n = len(t.events)
-            t.ask({"op": "press", "button": "back", "ms": 2100})
+            t.ask({"op": "press", "button": "back", "ms": PASS_MS})
             t.wait(2300)
             if not any(e.get("event") == "pass" for e in t.since(n)):
                 raise TableError("pass not taken: %s" % t.since(n))

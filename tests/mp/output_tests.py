@@ -75,7 +75,7 @@ def test_show_writes_only_when_something_changed():
 def poll_for(button, ms, step=10):
     out = []
     for _ in range(ms // step):
-        ev = button.poll(step)
+        ev = button.poll(time.ticks_ms())
         if ev:
             out.append(ev)
         time.sleep_ms(step)
