@@ -2,9 +2,10 @@
 #
 # Ordinary cards and swaps (WholeMove): a legal move is accepted when the board is a complete
 # result of exactly one outcome of the card's moves, and no other legal move could still grow
-# out of what the board shows (DESIGN.md: a half-done move can look like a finished one). A
-# capture is complete only once its square has been touched (victim lifted, mover placed), so a
-# player holding the mover over an untouched square is not done; a swap is two touched holes.
+# out of what the board shows (docs/architecture.md: a half-done move can look like a finished
+# one). A capture is complete only once its square has been touched (victim lifted, mover
+# placed), so a player holding the mover over an untouched square is not done; a swap is two
+# touched holes.
 #
 # The Partner 4 (SplitMove) is followed step by step, as players move it: each placement is a
 # segment of single steps that must be walkable from where the piece stood, pieces it burned
@@ -13,6 +14,7 @@ from shared_rules import movegen
 from shared_rules.move import Move, split_fired
 from shared_rules.cards import SPLIT, SWAP
 from firmware.hal.scanner import UP, DOWN
+from firmware import move_lights
 
 WAIT = 0       # nothing decided yet (a move may be under way)
 DONE = 1       # one move explains the board: self.move
@@ -22,6 +24,19 @@ ILLEGAL = 3    # no legal move explains the board: self.bad lists the sensors to
 
 def occ(cls):
     return cls == UP or cls == DOWN
+
+
+class Outline:
+    """One legal move as the sensors see it: the sensors whose occupancy it changes, their
+    occupancy after it, and the start-area counts after it; key tells outcomes apart."""
+
+    def __init__(self, a, b, changed, after, key, counts):
+        self.a = a
+        self.b = b
+        self.changed = changed
+        self.after = after
+        self.key = key
+        self.counts = counts
 
 
 class WholeMove:
@@ -52,43 +67,39 @@ class WholeMove:
     def left(self):
         return 0  # Partner 4 steps left; an ordinary card has none
 
+    def lights(self):
+        """What the LEDs show for this card (worked out once: the board does not change it)."""
+        return move_lights.CardLights(self.places, self.st, self.cards, self.k)
+
     def fired(self):
         return []  # one piece moves: at most one meeting point, no order to choose
 
     def _outline(self, a, b):
-        # (a, b, sensors whose occupant changes, post occupancy of those, outcome key)
+        # what move (a, b) changes on the board, read off the move itself (no position is
+        # copied: a card's outlines are all listed when it is played)
         st = self.st
         lay = st.lay
-        post = st.copy()
+        sensor = self.places.sensor
+        counts = bytearray(self.pre_count)  # start areas after the move
         if self.act == SWAP:
-            la = post.pos[a]
-            lb = post.pos[b]
-            post.put(a, lay.start_area(0))
-            post.put(b, la)
-            post.put(a, lb)
-        else:
-            q = post.at(b)
-            if q >= 0:
-                post.put(q, lay.start_area(q // lay.ppc))
-            post.put(a, b)
+            la = st.pos[a]
+            lb = st.pos[b]
+            return Outline(a, b, [sensor[la], sensor[lb]], [1, 1],
+                           min(la, lb) << 8 | max(la, lb), counts)
+        frm = st.pos[a]
         changed = []
         after = []
-        counts = bytearray(self.pre_count)  # start areas after the move
-        for p in range(lay.npieces):
-            if post.pos[p] != st.pos[p]:
-                if st.pos[p] >= lay.nboard:
-                    counts[p // lay.ppc] -= 1
-                if post.pos[p] >= lay.nboard:
-                    counts[p // lay.ppc] += 1
-        for p in range(lay.npieces):
-            if post.pos[p] != st.pos[p]:
-                for loc in (st.pos[p], post.pos[p]):
-                    if loc < lay.nboard:
-                        i = self.places.sensor[loc]
-                        if i not in changed:
-                            changed.append(i)
-                            after.append(1 if post.board[loc] else 0)
-        return (a, b, changed, after, bytes(post.pos), counts)
+        if frm < lay.nboard:
+            changed.append(sensor[frm])
+            after.append(0)
+        else:
+            counts[a // lay.ppc] -= 1  # entering: a piece leaves its start area
+        q = st.at(b)
+        if q >= 0:
+            counts[q // lay.ppc] += 1  # knocked out: back to its start area
+        changed.append(sensor[b])
+        after.append(1)
+        return Outline(a, b, changed, after, frm << 8 | b, counts)
 
     def judge(self, sensed, touched):
         """sensed: class per sensor; touched: per sensor, changed since the card was played."""
@@ -111,7 +122,7 @@ class WholeMove:
         untouched = []  # complete but for a square nobody touched: confirm may accept it
         growing = 0
         for o in self.outlines:
-            changed = o[2]
+            changed = o.changed
             ok = True
             for i in moved:
                 if i not in changed:
@@ -122,8 +133,8 @@ class WholeMove:
             # start areas may only have changed the move's way: a piece left for the start
             # space, a knocked-out piece put back (or still in a hand)
             for c in range(len(now_count)):
-                lo = min(self.pre_count[c], o[5][c])
-                hi = max(self.pre_count[c], o[5][c])
+                lo = min(self.pre_count[c], o.counts[c])
+                hi = max(self.pre_count[c], o.counts[c])
                 if not lo <= now_count[c] <= hi:
                     ok = False
                     break
@@ -134,24 +145,24 @@ class WholeMove:
             for j in range(len(changed)):
                 i = changed[j]
                 now = occ(sensed[i])
-                if now != o[3][j]:
+                if now != o.after[j]:
                     done = False
                     # a sensor already changed must have changed the move's way; a square
                     # whose occupant changes (capture, swap) may stand empty meanwhile
-                    if now != self.pre[i] and not (self.pre[i] and o[3][j]):
+                    if now != self.pre[i] and not (self.pre[i] and o.after[j]):
                         ok = False
                         break
-                elif self.pre[i] and o[3][j] and not touched[i]:
+                elif self.pre[i] and o.after[j] and not touched[i]:
                     done = False  # a capture or swap square nobody has touched yet
                     touch_missing = True
             if not ok:
                 continue
             for c in range(len(now_count)):
                 # entering needs the piece to have left its start area
-                if o[5][c] < self.pre_count[c] and now_count[c] != o[5][c]:
+                if o.counts[c] < self.pre_count[c] and now_count[c] != o.counts[c]:
                     done = False
             if done:
-                if not any(c[4] == o[4] for c in complete):
+                if not any(c.key == o.key for c in complete):
                     complete.append(o)
             else:
                 # a move the board could still grow into must explain every touched square
@@ -162,16 +173,16 @@ class WholeMove:
                         break
                 if explains:
                     growing += 1
-                if touch_missing and not any(c[4] == o[4] for c in untouched):
+                if touch_missing and not any(c.key == o.key for c in untouched):
                     untouched.append(o)
         self.bad = []
         if len(complete) == 1:
             o = complete[0]
-            self.move = Move(self.k, self.act, o[0], o[1])
+            self.move = Move(self.k, self.act, o.a, o.b)
             return AMBIGUOUS if growing else DONE
         if not complete and len(untouched) == 1:
             o = untouched[0]
-            self.move = Move(self.k, self.act, o[0], o[1])
+            self.move = Move(self.k, self.act, o.a, o.b)
             return AMBIGUOUS
         if complete:
             return WAIT  # several outcomes look alike so far: more must change first
@@ -202,6 +213,12 @@ class SplitMove:
 
     def left(self):
         return self.total - self.used
+
+    def lights(self):
+        """What the LEDs show for the next segment, from where the pieces now stand."""
+        if self.used == self.total:
+            return move_lights.NONE
+        return move_lights.SegmentLights(self.places, self.work, self.sp, self.total - self.used)
 
     def _work_occ(self, i):
         loc = self.places.loc[i]
@@ -282,23 +299,13 @@ class SplitMove:
         for i in gone:
             if i != frm and i not in burned:
                 return False
-        if n < self.total and not self._completable(work, self.total - n):
+        if n < self.total and not movegen.split_completable(work, self.sp, self.total - n):
             return False
         self.work = work
         self.code = code
         self.used = n
         self.burned.extend([i for i in burned if i != to and occ(sensed[i])])
         return True
-
-    def _completable(self, work, steps):
-        found = []
-
-        def visit(a, b):
-            found.append(1)
-            return True
-
-        movegen.split_walk(work, self.sp, steps, visit)
-        return bool(found)
 
     def fired(self):
         return split_fired(self.work, self.code, self.total)

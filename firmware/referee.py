@@ -1,6 +1,6 @@
 # The referee: turns board events (sensor classes, cards, buttons) into a game of Agent DOG.
 #
-# Phases (board-protocols.md): setup -> await_card -> await_move -> await_effect -> await_card
+# Phases (docs/board-protocols.md): setup -> await_card -> await_move -> await_effect -> await_card
 # ..., with mismatch whenever the board differs from the game outside a move, round_end between
 # rounds and game_over at the end. The rules core decides everything; the referee only finds
 # which legal move the players made (firmware/judge.py), directs the effects, and keeps the game
@@ -10,7 +10,7 @@
 # under an undercover piece appears only once the rules reveal it (a knock-out, a reveal).
 from shared_rules import layout as layout_mod, cards as cards_mod, movegen, notation
 from shared_rules.apply import apply as rules_apply
-from shared_rules.hints import hints
+from firmware import move_lights
 from shared_rules.move import Move, permutations
 from shared_rules.errors import BadInput
 from shared_rules.state import new_game
@@ -52,6 +52,7 @@ class Referee:
         self.diffs = []
         self.bad = []
         self.pre_move = None
+        self.lights = move_lights.NONE  # what the LEDs show for the card in play
         self.accepted_at = -1  # sensor to flash after an accepted move
         self.rejected = False
 
@@ -147,6 +148,8 @@ class Referee:
         elif ph == "mismatch":
             if not self.diffs:
                 self._set_phase(self.resume)
+                self._last_mismatch = []
+                self.out({"event": "resolved", "phase": self.resume})
             elif self.diffs != self._last_mismatch:
                 self._mismatch()
 
@@ -188,13 +191,20 @@ class Referee:
                       % (kind, self.cards.names[self.card])})
             return
         k = self.cards.index[kind]
-        if not movegen.any_move(self.st, self.cards, k):
-            why = "nothing to copy yet this round" if kind == "copy" and self.st.last_card < 0 \
-                else "no legal move with it"
-            self.out({"event": "reject", "reason": "%s cannot be played now: %s" % (kind, why)})
+        if movegen.effective(self.st, self.cards, k) < 0:
+            self.out({"event": "reject", "reason": "%s cannot be played now: nothing to copy "
+                      "yet this round" % kind})
+            return
+        # the card's lights are worked out anyway; a card that lights no piece has no move
+        judge = judge_mod.for_card(self.st, self.cards, k, self.places)
+        lights = judge.lights()
+        if not lights.movable and not lights.areas:
+            self.out({"event": "reject", "reason": "%s cannot be played now: no legal move "
+                      "with it" % kind})
             return
         self.card = k
-        self.judge = judge_mod.for_card(self.st, self.cards, k, self.places)
+        self.judge = judge
+        self.lights = lights
         self.pre_move = self.st
         for i in range(len(self.touched)):
             self.touched[i] = 0
@@ -203,15 +213,14 @@ class Referee:
         self._set_phase("await_move")
         self.out({"event": "card", "card": kind, "seat": self._c(self.st.to_move)})
 
-    def hints(self):
-        """(movable, targets) for the card in play, as rules locations (public only)."""
-        if self.card < 0 or self.st is None:
-            return [], {}
-        return hints(self.st, self.cards, self.card)
-
     # -- the move --------------------------------------------------------------------------
     def _judge(self):
+        left = self.judge.left()
         res = self.judge.judge(self.sensed, self.touched)
+        if self.judge.left() != left:
+            self.lights = self.judge.lights()  # a Partner 4 segment is done: the next one's
+        if self.phase == "await_move":
+            self.lights.follow(self.sensed, self.touched)
         if res == judge_mod.DONE:
             self._accept(self.judge.move)
         elif res == judge_mod.ILLEGAL:
@@ -237,6 +246,7 @@ class Referee:
         if self.phase == "await_move" and not any(self.touched):
             self.card = -1
             self.judge = None
+            self.lights = move_lights.NONE
             self._set_phase("await_card")
             return True
         return False
@@ -324,6 +334,7 @@ class Referee:
         self.st = new
         self.card = -1
         self.judge = None
+        self.lights = move_lights.NONE
         self.cands = []
         self.diffs = []
         self.accepted_at = -1
@@ -366,6 +377,7 @@ class Referee:
         self._rebuild(self.header, self.turns)
         self.card = -1
         self.judge = None
+        self.lights = move_lights.NONE
         self.resume = "await_card"
         self._set_phase("await_card")
         self._refresh()

@@ -38,3 +38,67 @@ def hints(st, cards, k):
     act_is_swap = e >= 0 and cards.action[e] == SWAP
     movegen.moves(st, cards, k, visit)
     return movable, targets
+
+
+def segment_ends(st, sp, p, left, visit):
+    """The split card's next segment for piece p (st stands some steps into the card, sp holds
+    its fixed facts): visit(location) for every space p may be put down on after 1..left single
+    steps from where it stands, such that the steps still left after it can be played. These
+    are exactly the placements a referee following the card step by step accepts. Wherever the
+    piece may turn into home, the walk forks into the home and along the track. A visit that
+    returns True stops the walk, and segment_ends returns True. The steps are taken in st and
+    taken back before it returns."""
+    if movegen.split_dest(st, sp, p, 1) >= 0 and _step_on(st, sp, p, left, 1, visit):
+        return True
+    return _step_on(st, sp, p, left, 0, visit)
+
+
+def _step_on(st, sp, p, steps, o, visit):
+    # one step of p (o=1: into home), a visit if the card can be finished from there, then on
+    d = movegen.split_dest(st, sp, p, o)
+    if d < 0:
+        return False
+    frm = st.pos[p]
+    q = movegen.split_step(st, p, d)
+    stop = movegen.split_completable(st, sp, steps - 1) and visit(d)
+    if not stop and steps > 1:
+        stop = segment_ends(st, sp, p, steps - 1, visit)
+    movegen.split_unstep(st, p, frm, d, q)
+    return stop
+
+
+def segment_movable(st, sp, left):
+    """The pieces (locations) that may be put down somewhere by the next segment of a split
+    card with `left` steps to go (see segment_ends). Pieces are asked by where they stand, and
+    only movable ones, so nothing depends on which colour hides under an undercover piece."""
+    out = []
+    lay = st.lay
+    for loc in range(lay.nboard):
+        q = st.board[loc]
+        if q and (q - 1) in sp.movable and _can_end(st, sp, q - 1, left):
+            out.append(loc)
+    return out
+
+
+def _stop(d):
+    return True
+
+
+def _can_end(st, sp, p, left):
+    return segment_ends(st, sp, p, left, _stop)
+
+
+def segment_hints(st, sp, left):
+    """(movable, targets) of the next segment of a split card with `left` steps to go."""
+    movable = segment_movable(st, sp, left)
+    targets = {}
+    for loc in movable:
+        ends = []
+
+        def add(d):
+            if d not in ends:
+                ends.append(d)
+
+        segment_ends(st, sp, st.at(loc), left, add)
+        targets[loc] = ends
+    return movable, targets

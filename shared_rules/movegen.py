@@ -214,6 +214,9 @@ class Split:
                 self.hstart[p] = lay.start[h]
             self.hentry[p] = lay.home(h, 0)
         self.ucmask = uc
+        self.area = bytearray(npieces)  # where each piece goes when it is burned
+        for p in range(npieces):
+            self.area[p] = lay.start_area(p // lay.ppc)
         seat = st.to_move
         if st.players != 4:
             allowed = (1 << lay.ncol) - 1  # 2-3 players: every colour
@@ -259,6 +262,13 @@ def split_step(st, p, d):
     return q
 
 
+def split_unstep(st, p, frm, d, q):
+    """Takes back split_step(st, p, d) of piece p from frm that burned q (-1: none)."""
+    st.put(p, frm)
+    if q >= 0:
+        st.put(q, d)
+
+
 def split_moves(st, colour, total, visit):
     return split_walk(st, Split(st, colour), total, visit)
 
@@ -275,10 +285,7 @@ def split_walk(st, sp, total, visit):
     hentry = sp.hentry
     nxt = sp.nxt
     nb = sp.nb
-    lay = st.lay
-    area = bytearray(lay.npieces)
-    for p in range(lay.npieces):
-        area[p] = lay.start_area(p // lay.ppc)
+    area = sp.area
     pos = st.pos
     board = st.board
     sp_piece = bytearray(total)
@@ -359,6 +366,19 @@ def split_walk(st, sp, total, visit):
         sp_burn[depth] = q
         depth += 1
         choice[depth] = 0
+
+
+def split_completable(st, sp, steps):
+    """Whether `steps` more single steps of the split card sp can still be played from st
+    (stops at the first way found; st is left as it was)."""
+    found = []
+
+    def visit(a, b):
+        found.append(1)
+        return True
+
+    split_walk(st, sp, steps, visit)
+    return bool(found)
 
 
 def split_code_steps(code, total):

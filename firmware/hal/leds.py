@@ -2,8 +2,12 @@
 # them, and a current limiter caps the estimated strip current (WLED's default budget is
 # 850 mA). The limiter scales every LED by the same factor, so hues keep their balance, and
 # only when the estimate is over budget: ordinary hint scenes (a few dozen LEDs) are far under
-# it and never dim. show() writes only the bytes that changed into the strip's buffer and
-# sends nothing when nothing changed.
+# it and never dim. show() sends nothing when nothing changed.
+#
+# The view clears the strip and sets a few dozen LEDs on every redraw (up to 5 times a
+# second), so the work here follows the LEDs that are lit or changed, not the length of the
+# strip: clear() zeroes only the lit LEDs, and show() rewrites only the LEDs set or cleared
+# since the last show (all of them only when the limiter's factor changes).
 
 
 class Strip:
@@ -19,27 +23,49 @@ class Strip:
         self.idle_ma = idle_ma
         self.estimate_ma = 0
         self.scale = 255  # the limiter's factor (255 = no limiting)
+        self.lit = []                      # LEDs whose colour is not black
+        self.is_lit = bytearray(self.n)
+        self.dirty = []                    # LEDs set or cleared since the last show()
+        self.is_dirty = bytearray(self.n)
+        self.shown_k = -1                  # brightness * scale of the last show()
+        self.total = 0                     # sum of every channel of `want`
 
     def set(self, i, r, g, b):
         w = self.want
         j = 3 * i
+        self.total += r + g + b - w[j] - w[j + 1] - w[j + 2]
         w[j] = r
         w[j + 1] = g
         w[j + 2] = b
+        if not self.is_dirty[i]:
+            self.is_dirty[i] = 1
+            self.dirty.append(i)
+        if not self.is_lit[i] and (r or g or b):
+            self.is_lit[i] = 1
+            self.lit.append(i)
 
     def clear(self):
         w = self.want
-        for j in range(len(w)):
+        mark = self.is_dirty
+        dirty = self.dirty
+        for i in self.lit:
+            j = 3 * i
             w[j] = 0
+            w[j + 1] = 0
+            w[j + 2] = 0
+            self.is_lit[i] = 0
+            if not mark[i]:
+                mark[i] = 1
+                dirty.append(i)
+        self.lit.clear()
+        self.total = 0
 
     def current_ma(self, scale):
         """Estimated strip current at brightness * scale / 255 (WS2812B: each channel draws
         about ma_per_channel at full duty, plus idle_ma per LED for its controller)."""
-        total = 0
-        for v in self.want:
-            total += v
         k = self.brightness * scale
-        return total * k * self.ma_per_channel // (255 * 255 * 255) + self.n * self.idle_ma
+        return self.total * k * self.ma_per_channel // (255 * 255 * 255) + \
+            self.n * self.idle_ma
 
     def show(self):
         """Writes the colours; returns the estimated current in mA after limiting."""
@@ -52,19 +78,33 @@ class Strip:
         self.scale = scale
         self.estimate_ma = est
         k = self.brightness * scale
+        if k != self.shown_k:
+            self.shown_k = k
+            for i in range(self.n):
+                if not self.is_dirty[i]:
+                    self.is_dirty[i] = 1
+                    self.dirty.append(i)
         buf = self.np.buf
         w = self.want
         o = self.order
+        o0 = o[0]
+        o1 = o[1]
+        o2 = o[2]
         bpp = self.bpp
-        dirty = False
-        for i in range(self.n):
+        changed = False
+        for i in self.dirty:
+            self.is_dirty[i] = 0
             j = 3 * i
             base = bpp * i
-            for c in range(3):
-                v = w[j + c] * k // 65025
-                if buf[base + o[c]] != v:
-                    buf[base + o[c]] = v
-                    dirty = True
-        if dirty:
+            r = w[j] * k // 65025
+            g = w[j + 1] * k // 65025
+            b = w[j + 2] * k // 65025
+            if buf[base + o0] != r or buf[base + o1] != g or buf[base + o2] != b:
+                buf[base + o0] = r
+                buf[base + o1] = g
+                buf[base + o2] = b
+                changed = True
+        self.dirty.clear()
+        if changed:
             self.np.write()
         return est

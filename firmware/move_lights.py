@@ -1,0 +1,107 @@
+# What the LEDs show while a card is in play: the pieces that may move and, for a lifted one,
+# where it may be put down, each target with its kind. The referee works this out when the
+# card is played and, for the Partner 4, again after each segment the players complete; a
+# lifted piece's targets once per lift. Never on a redraw: listing a crowded Partner 4's
+# outcomes costs up to 180 M instructions (1.8 s on an ESP32) and the LEDs are redrawn up to
+# five times a second. Built from the rules core's hints, which are colour-blind; held in
+# sensor indices, so a redraw only copies them to the strip.
+from shared_rules.hints import hints, segment_movable, segment_ends
+from firmware.hal.scanner import EMPTY
+
+TARGET = 0  # an empty space
+KNOCK = 1   # a space with a piece on it, which the move knocks out
+HOME = 2    # a home space
+MEET = 3    # a meeting point
+
+
+class MoveLights:
+    """movable: sensors of the pieces on the board that may move; areas: colours whose start
+    area holds a piece that may come into play; lifted: the sensor of the movable piece now
+    off the board (-1: none); targets: [(sensor, kind)] of the lifted piece."""
+
+    def __init__(self, places=None, board_now=None, movable=()):
+        self.places = places
+        self.board_now = board_now  # the position as it stands (what a target knocks out)
+        self.movable = []
+        self.areas = []
+        self.lifted = -1
+        self.targets = []
+        self.loc_of = {}  # sensor -> location of each movable piece on the board
+        self._known = {}   # sensor -> [(sensor, kind)] worked out so far
+        if places is None:
+            return
+        lay = board_now.lay
+        for loc in movable:
+            if loc < lay.nboard:
+                i = places.sensor[loc]
+                self.movable.append(i)
+                self.loc_of[i] = loc
+            else:
+                self.areas.append(loc - lay.nboard)
+
+    def follow(self, sensed, touched):
+        """After the board settled: which movable piece is lifted, and its targets."""
+        lifted = -1
+        for i in self.movable:
+            if sensed[i] == EMPTY and touched[i]:
+                lifted = i
+                break
+        self.lifted = lifted
+        if lifted < 0:
+            self.targets = []
+            return
+        t = self._known.get(lifted)
+        if t is None:
+            t = self._kinds(self.ends(self.loc_of[lifted]))
+            self._known[lifted] = t
+        self.targets = t
+
+    def ends(self, loc):
+        """Where the piece on loc may go (locations); overridden per kind of card."""
+        return []
+
+    def _kinds(self, ends):
+        lay = self.board_now.lay
+        out = []
+        for to in ends:
+            if to >= lay.nboard:
+                continue
+            if lay.is_home(to):
+                kind = HOME
+            elif self.board_now.board[to]:
+                kind = KNOCK
+            elif lay.meeting[to]:
+                kind = MEET
+            else:
+                kind = TARGET
+            out.append((self.places.sensor[to], kind))
+        return out
+
+
+class CardLights(MoveLights):
+    """An ordinary card or a swap: the rules core's hints, listed once when it is played."""
+
+    def __init__(self, places, st, cards, k):
+        movable, self._targets = hints(st, cards, k)
+        MoveLights.__init__(self, places, st, movable)
+
+    def ends(self, loc):
+        return self._targets.get(loc, [])
+
+
+class SegmentLights(MoveLights):
+    """The Partner 4's next segment, from the position the players made (work) with `left`
+    steps to go: movable pieces at once, a lifted piece's ends when it is lifted."""
+
+    def __init__(self, places, work, sp, left):
+        self.sp = sp
+        self.left = left
+        MoveLights.__init__(self, places, work, segment_movable(work, sp, left))
+
+    def ends(self, loc):
+        out = []
+        segment_ends(self.board_now, self.sp, self.board_now.at(loc), self.left, out.append)
+        return out
+
+
+NONE = MoveLights()

@@ -1,0 +1,136 @@
+# Runs on MicroPython from the bench's device tree: `micropython mp_lights.py CASE MODE N`.
+# The referee and the LED view (firmware code, as .mpy) on one position of positions.json,
+# the board sensed as that position implies:
+#   tap      N times: the case's card tapped, up to the first hint LEDs written (the referee
+#            works out the lights; one redraw)
+#   redraw   the card tapped and a movable piece lifted, then N redraws, each changing LEDs
+#   lift     N times: a movable piece lifted (judged, its targets lit) and put back
+#   segment  N times: the card tapped, then a first segment put down (Partner 4: judged, and
+#            the next segment's lights worked out); minus `tap` that is the segment's cost
+# Prints what was lit, so the figures can be read against the position.
+import sys
+import json
+
+from shared_rules import layout, cards as cards_mod, position
+from firmware.places import Places
+from firmware.referee import Referee
+from firmware.store import Store
+from firmware.cardmap import CardMap
+from firmware.view import View
+from firmware.hal.leds import Strip
+from firmware.hal.scanner import EMPTY, UP, DOWN
+
+case = json.load(open("positions.json"))[sys.argv[1]]
+mode = sys.argv[2]
+repeat = int(sys.argv[3])
+LAY = layout.load()
+CARDS = cards_mod.load()
+sensors = json.load(open("config/sensors.json"))["sensors"]
+NAMES = [s["loc"] for s in sensors]
+INDEX = {}
+for i in range(len(NAMES)):
+    INDEX[NAMES[i]] = i
+LEDS = json.load(open("config/leds.json"))["leds"]
+
+
+class Pixels:
+    ORDER = (1, 0, 2, 3)
+    bpp = 3
+
+    def __init__(self, n):
+        self.n = n
+        self.buf = bytearray(3 * n)
+
+    def __len__(self):
+        return self.n
+
+    def write(self):
+        pass
+
+
+places = Places(LAY, INDEX)
+ref = Referee(places, NAMES, Store("."), CardMap(".", CARDS.names), lambda ev: None)
+UID = "04a1b2c3d4e5f6"
+ref.cardmap._put(bytes([int(UID[j:j + 2], 16) for j in range(0, 14, 2)]), case["card"])
+st = position.parse(LAY, CARDS, case["position"])
+ref.st = st
+ref.header = {"players": st.players}
+view = View(Strip(Pixels(len(LEDS))), LEDS, NAMES, places, LAY)
+sensed = bytearray(places.n)
+exp = bytearray(places.n)
+counts = bytearray(LAY.ncol)
+places.expected(st, exp, counts)
+for i in range(places.n):
+    sensed[i] = exp[i] if exp[i] != 255 else EMPTY
+for c in range(LAY.ncol):
+    for k in range(min(counts[c], 4) if counts[c] != 255 else 4):
+        sensed[places.spots[c][k]] = UP
+ref.phase = "await_card"
+ref.on_board(sensed, ())
+
+
+def tap():
+    ref.st = st
+    ref.phase = "await_card"
+    ref.card = -1
+    for i in range(places.n):
+        ref.touched[i] = 0
+    ref.on_card(UID)
+    view.render(ref, True)
+
+
+def first_segment():
+    # the first movable piece on the board, put down on its first lit empty target
+    lit = ref.lights
+    for i in lit.movable:
+        for to in lit.ends(lit.loc_of[i]):
+            if to < LAY.nboard and not st.board[to]:
+                return i, places.sensor[to], to
+    raise SystemExit("no segment to put down in this position")
+
+
+if mode == "tap":
+    for _ in range(repeat):
+        tap()
+elif mode == "redraw":
+    # a piece lifted, then redraws that alternate its targets on and off: every redraw
+    # changes LEDs (a redraw with nothing new is cheaper still)
+    tap()
+    i = ref.lights.movable[0]
+    sensed[i] = EMPTY
+    ref.on_board(sensed, (i,))
+    shown = ref.lights.targets
+    for j in range(repeat):
+        ref.lights.targets = shown if j % 2 else []
+        view.render(ref, True)
+    ref.lights.targets = shown
+elif mode == "lift":
+    # N times: a movable piece lifted (judged, its targets worked out, drawn), put back
+    tap()
+    i = ref.lights.movable[0]
+    was = sensed[i]
+    for _ in range(repeat):
+        ref.lights._known = {}
+        sensed[i] = EMPTY
+        ref.on_board(sensed, (i,))
+        view.render(ref, True)
+        sensed[i] = was
+        ref.on_board(sensed, (i,))
+        view.render(ref, True)
+    sensed[i] = EMPTY
+    ref.on_board(sensed, (i,))
+elif mode == "segment":
+    for _ in range(repeat):
+        tap()
+        a, b, to = first_segment()
+        was_a = sensed[a]
+        was_b = sensed[b]
+        sensed[a] = EMPTY
+        sensed[b] = DOWN if to < LAY.n and LAY.hole[to] else UP
+        ref.on_board(sensed, (a, b))
+        view.render(ref, True)
+        sensed[a] = was_a
+        sensed[b] = was_b
+lit = ref.lights
+print(json.dumps({"movable": len(lit.movable) + len(lit.areas), "lifted_targets": len(lit.targets),
+                  "steps_left": ref.judge.left() if ref.judge else 0, "phase": ref.phase}))
