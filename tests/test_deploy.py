@@ -4,6 +4,7 @@
 import hashlib
 import json
 import os
+import shutil
 import socket
 import subprocess
 import threading
@@ -110,6 +111,35 @@ def test_redeploy_copies_only_what_changed(board, build):
     assert status(board)["version"] == version_of(new)
     res = dp.deploy(board.url, log=logs.append, files=build)  # and back
     assert res["copied"] == 2 and status(board)["version"] == version_of(build)
+
+
+def test_a_rebuild_compiles_only_what_changed(tmp_path, monkeypatch):
+    # the compiled files are kept by content and mpy-cross version: a second build compiles
+    # nothing, and after one source changes exactly that one file is compiled again
+    cache = str(tmp_path / "mpy")
+    cold = dp.Compiler(cache=cache)
+    first = dp.build(compiler=cold)
+    assert cold.compiled == len([p for p in first if p.endswith(".mpy")]) and cold.hits == 0
+    warm = dp.Compiler(cache=cache)
+    second = dp.build(compiler=warm)
+    assert warm.compiled == 0 and warm.hits == cold.compiled
+    assert second == first  # the same bytes, so the same build version
+    src = tmp_path / "src"
+    for pkg in dp.PACKAGES:
+        (src / pkg).mkdir(parents=True, exist_ok=True)
+        for name in os.listdir(os.path.join(dp.ROOT, pkg)):
+            if name.endswith(".py"):
+                with open(os.path.join(dp.ROOT, pkg, name)) as f:
+                    (src / pkg / name).write_text(f.read())
+    (src / "firmware" / "view.py").write_text(
+        (src / "firmware" / "view.py").read_text() + "\nCHANGED = 1\n")
+    shutil.copytree(os.path.join(dp.ROOT, "shared_rules", "data"), src / "shared_rules" / "data")
+    shutil.copy(os.path.join(dp.ROOT, "firmware", "main.py"), src / "firmware" / "main.py")
+    monkeypatch.setattr(dp, "ROOT", str(src))
+    edited = dp.Compiler(cache=cache)
+    third = dp.build(compiler=edited)
+    assert edited.compiled == 1 and edited.hits == cold.compiled - 1
+    assert [p for p in third if third[p] != first.get(p)] == ["firmware/view.mpy", "version.json"]
 
 
 def test_a_file_the_build_no_longer_has_is_removed(board, build):

@@ -12,6 +12,7 @@ from host_tools.bench.common import BIN
 from host_tools.virtual.device import VirtualDevice
 
 EDIT = ("firmware/view.mpy", b"\0")  # a one-file change: any byte more makes it differ
+SOCKET_CLOSE_S = 0.3  # serial/urlhandler/protocol_socket.py sleeps this long in close()
 
 
 def _edited(build):
@@ -36,10 +37,26 @@ def _mpremote_cp(url, tree):
     return time.time() - t0
 
 
-def _deploy(url, files, boot_check):
+def _deploy(url, files, boot_check, cache=None):
     t0 = time.time()
-    res = dp.deploy(url, log=lambda m: None, files=files, boot_check=boot_check)
+    res = dp.deploy(url, log=lambda m: None, files=files, boot_check=boot_check, cache=cache)
     return time.time() - t0, res["copied"]
+
+
+def unchanged_ratio():
+    """(full deploy s, unchanged redeploy s), both as the command runs them with --no-reset:
+    the full one onto an empty board with nothing compiled yet, the unchanged one right after
+    it (compiled files come from the cache, the board's hashes all match)."""
+    cache = tempfile.mkdtemp(prefix="agentboard-bench-mpy-")
+    dev = VirtualDevice()
+    try:
+        full, _ = _deploy(dev.url, None, False, cache)
+        again, copied = _deploy(dev.url, None, False, cache)
+        assert copied == 0, "an unchanged redeploy copied %d files" % copied
+    finally:
+        dev.close()
+        shutil.rmtree(cache, ignore_errors=True)
+    return full, again
 
 
 def report():
@@ -77,13 +94,20 @@ def report():
               "file on the board, one round trip per file)" % again_cp)
         print("   agentboard deploy, empty board (+ reset, boot):   %5.1f s (%d files)" % (
             full, n_full))
-        print("   compiling the tree with mpy-cross (every deploy): %5.1f s" % t_build)
+        print("   building the tree (mpy-cross, from the cache):    %5.1f s" % t_build)
         print("   agentboard deploy after a one-file change:        %5.1f s (%d files: the "
               "change and version.json; no reset)" % (re_nocheck, n_re))
         print("   the same with the reset and boot check:           %5.1f s" % re_check)
         whole = t_build + re_check
         print("   => redeploy as the command does it (compile, compare, copy, commit, reset, "
               "boot check): %.1f s = %.3f of the full mpremote copy" % (whole, whole / full_cp))
+        full, again = unchanged_ratio()
+        print("   agentboard deploy --no-reset, empty board, nothing compiled yet: %5.2f s" % full)
+        print("   the same again, nothing changed (compiled files from the cache):  %5.2f s = "
+              "%.3f of the full deploy (target: well under 0.05)" % (again, again / full))
+        print("   (of which %.1f s is pyserial's fixed pause when it closes a socket:// port; "
+              "without it %.3f: a USB serial port has no such pause)" % (
+                  SOCKET_CLOSE_S, (again - SOCKET_CLOSE_S) / (full - SOCKET_CLOSE_S)))
     finally:
         shutil.rmtree(tree, ignore_errors=True)
         shutil.rmtree(tree2, ignore_errors=True)
