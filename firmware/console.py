@@ -1,4 +1,4 @@
-# The device console (board-protocols.md, section 1): JSON commands in, one answer line each,
+# The device console (docs/board-protocols.md, section 1): JSON commands in, one answer line each,
 # and unprompted event lines, all as JSON objects. It sits beside the REPL: Ctrl-C still
 # interrupts the application, so mpremote can always take over.
 import json

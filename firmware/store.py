@@ -119,7 +119,7 @@ class Store:
 
 
 def record_parts(store, header, offsets):
-    """The game record of board-protocols.md as pieces of one JSON text, so a long game can
+    """The game record of docs/board-protocols.md as pieces of one JSON text, so a long game can
     be written out without ever holding it whole in memory."""
     yield '{"format": "%s", "players": %d, "seats": %s, "dealer": %s, "turns": [' % (
         FORMAT, header["players"], json.dumps(header["seats"]), json.dumps(header["dealer"]))

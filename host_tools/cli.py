@@ -100,7 +100,8 @@ def cmd_virtual(args):
         return fail("cannot start the virtual device: %s" % e)
     print("agentboard: virtual device on %s (flash: %s)" % (dev.url, dev.flash), flush=True)
     print("agentboard: try `agentboard deploy --port %s`, `mpremote connect %s resume`; "
-          "hand actions as JSON lines here (board-protocols.md, section 2)" % (dev.url, dev.url),
+          "hand actions as JSON lines here (docs/board-protocols.md, section 2)"
+          % (dev.url, dev.url),
           flush=True)
     try:
         serve_lines(dev.request, sys.stdin, sys.stdout)

@@ -1,4 +1,4 @@
-# The rules-core protocol (contracts/rules-protocol.md): one JSON request in, one JSON answer
+# The rules-core protocol (docs/rules-protocol.md): one JSON request in, one JSON answer
 # out. A bad request is an answer, never an exception that ends the server.
 import json
 

@@ -1,6 +1,6 @@
 """Rules-core benchmark (`make bench`): prints figures, never passes or fails.
 
-Method (../shared/notes/micropython-on-esp32.md): the rules core is compiled to .mpy with
+Method (docs/measuring.md): the rules core is compiled to .mpy with
 mpy-cross and run on the MicroPython unix port. Cost is counted in instructions with valgrind's
 callgrind, which repeats exactly on a noisy machine; one call costs count(2 calls) - count(1
 call), which removes start-up. 1 M instructions of this port is about 10 ms on an ESP32 at

@@ -2,7 +2,7 @@
 
 Starts the real firmware on the MicroPython unix port against the simulated hardware and takes
 control requests as JSON lines on stdin, one answer per line on stdout
-(../shared/contracts/board-protocols.md, section 2)."""
+(docs/board-protocols.md, section 2)."""
 import argparse
 import sys
 

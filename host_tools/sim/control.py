@@ -1,4 +1,4 @@
-# The device side of the simulator's control channel (board-protocols.md, section 2). Runs in
+# The device side of the simulator's control channel (docs/board-protocols.md, section 2). Runs in
 # the MicroPython process next to the firmware: board time stands still while it takes requests
 # from stdin, and runs only during `wait` (or while the firmware answers a console command).
 # Answers go to stdout behind a marker, so stray prints of the firmware cannot be mistaken for
