@@ -3,7 +3,7 @@ import shutil
 import sys
 import tempfile
 
-from host_tools.bench import rules, hardware, deploy
+from host_tools.bench import rules, hardware, deploy, lights
 from host_tools.bench.common import build_device_tree
 
 
@@ -21,6 +21,8 @@ def main():
         hardware.referee_report()
         print()
         deploy.report()
+        print()
+        lights.report(dst)
     finally:
         shutil.rmtree(dst, ignore_errors=True)
 

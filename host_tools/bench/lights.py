@@ -15,7 +15,7 @@ TAP_TARGET = 3000000
 
 
 def report(dst):
-    print("8. LEDs while a card is in play, ESP32 estimates at 240 MHz (targets: a redraw "
+    print("10. LEDs while a card is in play, ESP32 estimates at 240 MHz (targets: a redraw "
           "< 0.3 M instructions, the card tap to the first LEDs < 3 M, whatever the position)")
     config = os.path.join(dst, "config")
     if not os.path.isdir(config):
