@@ -16,6 +16,7 @@ from firmware.console import Console, StdinLines, stdout_parts
 from firmware.hal.mfrc522 import CARD, TWO_CARDS
 from firmware.hal.buttons import PRESS, RELEASE, HOLD
 
+GAME = "agent-dog"  # the game this board referees (console new_game's `game`)
 SCAN_MS = 20
 NFC_EVERY = 5
 BLINK_EVERY = 10
@@ -140,8 +141,7 @@ class App:
             self.menu = 4
             self.dirty = True
         elif ev == HOLD:
-            if ref.undo():  # during a game, outside a move: take the last move back
-                self.event({"event": "undo", "turns": len(ref.turns)})
+            ref.undo()  # during a game, outside a move: take the last move back
         elif ev == PRESS:
             ref.confirm()
 
@@ -150,6 +150,9 @@ class App:
         ref = self.ref
         lay = self.lay
         if op == "new_game":
+            game = cmd.get("game", GAME)
+            if game != GAME:
+                return _err("bad_request", "game %r: this board referees %s" % (game, GAME))
             players = cmd.get("players")
             if players not in (2, 3, 4) or type(players) is not int:
                 return _err("bad_request", "players must be 2, 3 or 4")
@@ -168,7 +171,7 @@ class App:
             return {"ok": True}
         if op == "enrol":
             try:
-                self.cardmap.enrol(str(cmd.get("uid", "")), cmd.get("card"))
+                self.cardmap.enrol(cmd.get("uid"), cmd.get("card"))
             except ValueError as e:
                 return _err("bad_request", str(e))
             return {"ok": True, "cards_enrolled": self.cardmap.count()}

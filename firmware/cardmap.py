@@ -11,13 +11,17 @@ import os
 SLOT = 11
 
 
+HEX = "0123456789abcdefABCDEF"
+
+
 def _uid_bytes(uid_hex):
-    if len(uid_hex) not in (8, 14, 20):
-        raise ValueError("a UID has 4, 7 or 10 bytes (8, 14 or 20 hex digits)")
-    try:
-        return bytes([int(uid_hex[j:j + 2], 16) for j in range(0, len(uid_hex), 2)])
-    except ValueError:
-        raise ValueError("uid must be hexadecimal")
+    # strictly hex digits: int(x, 16) alone would take "+4", " a" and "0x"
+    if type(uid_hex) is not str or len(uid_hex) not in (8, 14, 20):
+        raise ValueError("a UID is 4, 7 or 10 bytes: 8, 14 or 20 hex digits")
+    for c in uid_hex:
+        if c not in HEX:
+            raise ValueError("a UID is written in hex digits only (0-9, a-f)")
+    return bytes([int(uid_hex[j:j + 2], 16) for j in range(0, len(uid_hex), 2)])
 
 
 class CardMap:
@@ -75,7 +79,7 @@ class CardMap:
         return self.kinds[self.kind_of[j]] if j >= 0 else None
 
     def enrol(self, uid_hex, kind):
-        self._put(_uid_bytes(uid_hex.lower()), kind)
+        self._put(_uid_bytes(uid_hex), kind)
         tmp = self.path + ".tmp"
         with open(tmp, "w") as f:
             for j in range(len(self.kind_of)):

@@ -1,7 +1,14 @@
 # The device console (docs/board-protocols.md, section 1): JSON commands in, one answer line each,
 # and unprompted event lines, all as JSON objects. It sits beside the REPL: Ctrl-C still
 # interrupts the application, so mpremote can always take over.
+#
+# A dict is written in the order its table holds the keys, and on MicroPython that order
+# follows the order they were put in (through the hash table's history): what the console
+# shows is built in an order of public facts (by location, by seat), never of hidden ones
+# (piece by piece), or the order of the keys would tell which colour hides where.
 import json
+
+MAX_COMMAND = 2048  # characters of one command line; commands are small, the heap is too
 
 
 class Console:
@@ -18,6 +25,10 @@ class Console:
     def poll(self, handle):
         line = self.inp.poll()
         if line is None:
+            return
+        if line is TOO_LONG or len(line) > MAX_COMMAND:
+            self.emit({"re": None, "ok": False, "error": "bad_request",
+                       "reason": "a command is one line of at most %d characters" % MAX_COMMAND})
             return
         line = line.strip()
         if not line:
@@ -58,8 +69,12 @@ def stdout_parts(parts):
     sys.stdout.write("\n")
 
 
+TOO_LONG = object()  # StdinLines.poll's answer for a line it did not keep
+
+
 class StdinLines:
-    """Lines typed on the USB console, without blocking the scan loop."""
+    """Lines typed on the USB console, without blocking the scan loop. A line longer than
+    MAX_COMMAND is not kept: its characters are dropped up to its end, then TOO_LONG."""
 
     def __init__(self):
         import sys
@@ -68,6 +83,7 @@ class StdinLines:
         self.poller = select.poll()
         self.poller.register(sys.stdin, select.POLLIN)
         self.buf = ""
+        self.dropping = False
 
     def poll(self):
         while self.poller.poll(0):
@@ -77,6 +93,15 @@ class StdinLines:
             if ch == "\n":
                 line = self.buf
                 self.buf = ""
+                if self.dropping:
+                    self.dropping = False
+                    return TOO_LONG
                 return line
+            if self.dropping:
+                continue
+            if len(self.buf) >= MAX_COMMAND:
+                self.buf = ""
+                self.dropping = True
+                continue
             self.buf += ch
         return None

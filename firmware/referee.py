@@ -40,6 +40,10 @@ class Referee:
         self.exp = bytearray(n)
         self.counts = bytearray(self.lay.ncol)
         self.touched = bytearray(n)
+        # squares whose piece must be lifted before the board counts as right: after an undo,
+        # where another piece belongs than the one standing there (the sensors cannot see
+        # two pieces swapped back, only that both squares were lifted)
+        self.recheck = bytearray(n)
         self.st = None
         self.header = None
         self.turns = Offsets()  # where each turn in force starts in the game log
@@ -94,6 +98,8 @@ class Referee:
         st = new_game(lay, players, seat_idx, d)
         self.header = {"format": FORMAT, "players": players,
                        "seats": [lay.colours[c] for c in st.seats], "dealer": self._c(st.dealer)}
+        for i in range(len(self.recheck)):
+            self.recheck[i] = 0
         self.store.new(self.header)
         self.st = st
         self.turns = Offsets()
@@ -114,6 +120,8 @@ class Referee:
         self.sensed[:] = sensed
         for i in changed:
             self.touched[i] = 1
+            if self.recheck[i] and sensed[i] == EMPTY:
+                self.recheck[i] = 0
 
     def decide(self):
         """Judges the board once it has been still for a scan: the changes of one action
@@ -131,10 +139,17 @@ class Referee:
     def _expect(self, st):
         self.places.expected(st, self.exp, self.counts)
 
-    def _refresh(self):
-        # outside a move the board must equal the game; list what differs
+    def _board_diffs(self):
+        # outside a move the board must equal the game: what differs, and what must be lifted
         self._expect(self.st)
-        self.diffs = self.places.differences(self.exp, self.counts, self.sensed)
+        diffs = self.places.differences(self.exp, self.counts, self.sensed)
+        for i in range(len(self.recheck)):
+            if self.recheck[i] and i not in diffs:
+                diffs.append(i)
+        return diffs
+
+    def _refresh(self):
+        self.diffs = self._board_diffs()
         ph = self.phase
         if ph == "setup":
             if not self.diffs:
@@ -168,8 +183,7 @@ class Referee:
             self._set_phase("game_over")
         else:
             self._set_phase("await_card")
-        self._expect(self.st)
-        self.diffs = self.places.differences(self.exp, self.counts, self.sensed)
+        self.diffs = self._board_diffs()
         if self.diffs and self.phase != "game_over":
             self.resume = self.phase
             self._set_phase("mismatch")
@@ -374,7 +388,13 @@ class Referee:
             return False
         self.store.append({"undo": True})
         self.turns.pop()
+        was = self.st
         self._rebuild(self.header, self.turns)
+        lay = self.lay
+        for loc in range(lay.nboard):
+            if was.board[loc] and self.st.board[loc] and was.board[loc] != self.st.board[loc]:
+                self.recheck[self.places.sensor[loc]] = 1
+        self.out({"event": "undo", "turns": len(self.turns)})
         self.card = -1
         self.judge = None
         self.lights = move_lights.NONE
@@ -387,17 +407,20 @@ class Referee:
     def public_view(self):
         st = self.st
         lay = self.lay
+        # filled by location and by seat, never piece by piece: the order the keys go in is
+        # the order they come out (see console.py)
         board = {}
+        for loc in range(lay.nboard):
+            q = st.board[loc]
+            if q:
+                board[str(lay.loc_json(loc))] = "undercover" if st.undercover(q - 1) else \
+                    self._c((q - 1) // lay.ppc)
         areas = {}
         for c in st.seats:
-            areas[self._c(c)] = 0
-        for p in range(lay.npieces):
-            loc = st.pos[p]
-            if loc < lay.nboard:
-                board[str(lay.loc_json(loc))] = "undercover" if st.undercover(p) else \
-                    self._c(p // lay.ppc)
-            elif p // lay.ppc in st.seats:
-                areas[self._c(p // lay.ppc)] += 1
+            n = 0
+            for p in range(c * lay.ppc, (c + 1) * lay.ppc):
+                n += st.pos[p] >= lay.nboard
+            areas[self._c(c)] = n
         return {"to_move": self._c(st.to_move), "dealer": self._c(st.dealer),
                 "players": st.players, "phase": self.phase,
                 "last_card": self.cards.names[st.last_card] if st.last_card >= 0 else None,

@@ -21,10 +21,11 @@ TURN = 8      # magenta: turn the piece over
 FAULT = 9     # orange: this sensor reads nonsense
 ACCEPT = 10   # green: the move is accepted
 STEPS = 11    # amber on the mover's start-area spots: Partner 4 steps left
-SEAT0 = 12    # the seat colours follow, in the layout's colour order
+EXCHANGE = 12  # lavender: lift this piece, the one that belongs here is elsewhere (after undo)
+SEAT0 = 13    # the seat colours follow, in the layout's colour order
 PALETTE = [(0, 0, 0), (0, 160, 255), (0, 255, 0), (255, 0, 0), (0, 0, 255), (255, 200, 0),
            (255, 255, 255), (255, 0, 0), (255, 0, 255), (255, 80, 0), (0, 255, 0),
-           (255, 200, 0)]
+           (255, 200, 0), (150, 120, 255)]
 SEAT = {"red": (255, 0, 0), "blue": (0, 0, 255), "green": (0, 255, 0), "yellow": (255, 180, 0)}
 TARGET_CODE = bytes([TARGET, KNOCK, HOME, MEET])  # by move_lights kind
 assert (move_lights.TARGET, move_lights.KNOCK, move_lights.HOME, move_lights.MEET) == (0, 1, 2, 3)
@@ -87,6 +88,8 @@ class View:
         now = ref.sensed[i]
         if now != EMPTY and now != UP and now != DOWN:
             code = FAULT if blink_on else OFF
+        elif ref.recheck[i] and now == e:
+            code = EXCHANGE
         elif e == COUNTED:
             code = TURN if now == DOWN else (PUT if now == EMPTY else TAKE)
         elif e == EMPTY:

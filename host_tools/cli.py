@@ -104,7 +104,7 @@ def cmd_virtual(args):
           % (dev.url, dev.url),
           flush=True)
     try:
-        serve_lines(dev.request, sys.stdin, sys.stdout)
+        serve_lines(dev.request, sys.stdin.buffer, sys.stdout)
     except KeyboardInterrupt:
         pass
     finally:

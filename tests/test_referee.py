@@ -269,6 +269,43 @@ def test_undo_takes_the_last_move_back_and_guides_the_pieces(table):
     assert len(table.send({"op": "export"})["record"]["turns"]) == 3
 
 
+def test_undo_after_a_swap_asks_for_the_pieces_to_be_exchanged_back(table):
+    # red on hole 20 and blue on hole 28, both undercover; green swaps them, then the swap is
+    # taken back. The sensors see both holes occupied before and after, so the board must not
+    # call itself right until both pieces have been lifted (and put back exchanged)
+    opening(table)
+    table.play("7", find(table.st, "7", 13, 20))      # red onto hole 20
+    table.play("2", find(table.st, "2", 26, 28))      # blue onto hole 28
+    table.play("swap", find(table.st, "swap", 20, 28))
+    red, blue = table.at("28"), table.at("20")
+    assert red.startswith("red") and blue.startswith("blue")
+    n = len(table.events)
+    assert table.send({"op": "undo"})["ok"]
+    assert {"event": "undo", "turns": 6} in table.since(n)  # the console's undo says so too
+    view = table.public()
+    assert view["phase"] == "mismatch" and sorted(view["expected"]) == ["20", "28"]
+    assert view["board"]["20"] == view["board"]["28"] == "undercover"
+    leds = table.ask({"op": "leds"})["leds"]
+    assert leds["20"] == leds["28"] != [0, 0, 0]
+    # lifting one and putting it back is not enough: 28 is still to lift
+    table.lift("20")
+    table.wait()
+    table.place(blue, "20")
+    table.wait()
+    assert table.public()["expected"] == ["28"]
+    table.lift("28")
+    table.wait()
+    table.lift("20")
+    table.wait()
+    table.place(red, "20")
+    table.place(blue, "28")
+    table.wait()
+    view = table.public()
+    assert view["phase"] == "await_card" and view["expected"] == []
+    assert {"event": "resolved", "phase": "await_card"} in table.since(n)
+    assert table.at("20") == red and table.at("28") == blue
+
+
 def test_cards_are_enrolled_through_the_console():
     t = Table(seed=5, enrol=False)
     try:

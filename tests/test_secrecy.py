@@ -1,14 +1,17 @@
 # Hidden information stays hidden: whatever the referee knows about who hides under the
-# undercover pieces, nothing it emits (events, the public view, the LEDs) may depend on it
-# until the rules reveal it. Positions from real games; the colours under the undercover
-# pieces are permuted (same physical board, other hidden truth), and every output of the
-# firmware's referee and LED view is compared while players tap cards, lift pieces, bump them.
+# undercover pieces, nothing it emits (console lines, the public view, the LEDs) may depend on
+# it until the rules reveal it. Every position of whole games; the colours under the undercover
+# pieces are permuted (same physical board, other hidden truth), and the raw bytes the console
+# writes and every LED frame are compared while players tap cards, lift pieces, swap two
+# undercover pieces and take the swap back, bump a piece.
 import json
 import os
 import tempfile
 
 from shared_rules import layout, cards as cards_mod, randgame
 from shared_rules.rng import Rng
+from firmware import referee
+from firmware.console import Console
 from firmware.places import Places
 from firmware.referee import Referee
 from firmware.store import Store
@@ -42,15 +45,18 @@ class FakePixels:
 
 
 def outputs(st, script):
-    """Runs the referee on position st through `script`; returns everything it emitted."""
+    """Runs the referee on position st through `script`; returns, per step (the first is the
+    start), the raw bytes of the console lines it wrote and the LED frame after it."""
     data = tempfile.mkdtemp()
     places = Places(LAY, INDEX)
-    out = []
-    ref = Referee(places, NAMES, Store(data), CardMap(data, CARDS.names), out.append)
+    lines = []
+    console = Console(None, lambda line: lines.append(line.encode()))
+    ref = Referee(places, NAMES, Store(data), CardMap(data, CARDS.names), console.emit)
     for k in range(len(CARDS.names)):
         ref.cardmap._put(bytes.fromhex("%014x" % k), CARDS.names[k])
     ref.st = st
-    ref.header = {"players": st.players}
+    ref.header = {"players": st.players, "seats": [LAY.colours[c] for c in st.seats],
+                  "dealer": LAY.colours[st.dealer]}
     px = FakePixels(len(LEDS))
     view = View(Strip(px), LEDS, NAMES, places, LAY)
     sensed = bytearray(places.n)
@@ -63,27 +69,52 @@ def outputs(st, script):
         for k in range(min(counts[c], 4) if counts[c] != 255 else 4):
             sensed[places.spots[c][k]] = UP
     ref.phase = "await_card"
-    ref.on_board(sensed, ())
-    frames = []
+    # this game began at st: an undo rebuilds it from there
+    real_new_game = referee.new_game
+    referee.new_game = lambda *a, **kw: st.copy()
+    try:
+        ref.on_board(sensed, ())
+        steps = []
 
-    def snap():
-        view.render(ref, True)
-        frames.append(bytes(px.buf))
-        frames.append(json.dumps(ref.public_view(), sort_keys=True))
+        def snap():
+            view.render(ref, True)
+            console.emit({"re": "public", "ok": True, "view": ref.public_view()})
+            steps.append((list(lines), bytes(px.buf)))
+            del lines[:]
 
-    snap()
-    for action in script:
-        kind, arg = action
-        if kind == "card":
-            ref.on_card("%014x" % CARDS.index[arg])
-        elif kind == "set":
-            i, cls = arg
-            sensed[i] = cls
-            ref.on_board(sensed, (i,))
-        elif kind == "back":
-            ref.cancel_card()
         snap()
-    return [json.dumps(e, sort_keys=True) for e in out], frames
+        for action in script:
+            kind, arg = action
+            if kind == "card":
+                ref.on_card("%014x" % CARDS.index[arg])
+            elif kind == "set":
+                i, cls = arg
+                sensed[i] = cls
+                ref.on_board(sensed, (i,))
+            elif kind == "back":
+                ref.cancel_card()
+            elif kind == "undo":
+                ref.undo()
+            snap()
+    finally:
+        referee.new_game = real_new_game
+    return steps
+
+
+REVEALING = (b'"kind": "knock_out"', b'"kind": "reveal"')
+
+
+def until_revealed(steps):
+    """The steps up to the first console line in which the rules reveal a colour (a piece
+    knocked out or revealed in home), that line excluded: what may not differ."""
+    out = []
+    for lines, frame in steps:
+        for j in range(len(lines)):
+            if any(r in lines[j] for r in REVEALING):
+                out.append((lines[:j], None))
+                return out
+        out.append((lines, frame))
+    return out
 
 
 def permuted(st, rotate):
@@ -101,21 +132,37 @@ def permuted(st, rotate):
     return other
 
 
-def script_for(st, rng):
-    """Players tap each card, lift every movable piece and put it back, bump pieces."""
-    steps = []
+def scripts_for(st, rng):
+    """What players do, each from the position st: tap a card and lift pieces and put them
+    back (every card); swap two undercover pieces and take the swap back, exchanging them
+    again; bump a piece."""
+    scripts = []
     occupied = [i for i in range(len(NAMES)) if ":" not in NAMES[i]
                 and st.board[int(NAMES[i])]]
     for name in CARDS.names:
-        steps.append(("card", name))
+        steps = [("card", name)]
         for i in occupied[:6]:
             steps.append(("set", (i, EMPTY)))
             steps.append(("set", (i, DOWN if LAY.hole[int(NAMES[i])] else UP)))
         steps.append(("back", None))
+        scripts.append(steps)
+    steps = []
+    holes = [i for i in occupied if LAY.hole[int(NAMES[i])]]
+    a, b = holes[0], holes[-1]
+    steps.append(("card", "swap"))
+    for i in (a, b):  # the swap: both lifted and put back
+        steps.append(("set", (i, EMPTY)))
+        steps.append(("set", (i, DOWN)))
+    steps.append(("undo", None))
+    for i in (a, b):  # and the undo: both lifted and put back, exchanged
+        steps.append(("set", (i, EMPTY)))
+    for i in (a, b):
+        steps.append(("set", (i, DOWN)))
+    scripts.append(steps)
     i = occupied[rng.below(len(occupied))]
-    steps.append(("set", (i, EMPTY)))      # a bump: shown as a mismatch
-    steps.append(("set", (i, DOWN if LAY.hole[int(NAMES[i])] else UP)))
-    return steps
+    scripts.append([("set", (i, EMPTY)),     # a bump: shown as a mismatch
+                    ("set", (i, DOWN if LAY.hole[int(NAMES[i])] else UP))])
+    return scripts
 
 
 def positions_with_secrets(n):
@@ -131,26 +178,42 @@ def positions_with_secrets(n):
     return found[:n]
 
 
+def positions_of_whole_games():
+    """Every position with two or more undercover pieces, in whole games of 4, 3, 2 players."""
+    found = []
+
+    def report(before, seat, k, mv, events):
+        if sum(1 for p in range(LAY.npieces) if before.undercover(p)) >= 2 \
+                and not before.winners():
+            found.append(before.copy())
+
+    for seed, players in ((11, 4), (12, 3), (13, 2)):
+        randgame.play(seed, players, report=report)
+    return found
+
+
 def test_nothing_emitted_depends_on_who_is_undercover():
+    # every console byte and LED frame, compared raw: the order of keys in an answer would
+    # tell as much as a value
     rng = Rng(5)
     checked = 0
-    positions = positions_with_secrets(400)[::8]
+    undone = 0
+    positions = positions_of_whole_games()
     for st in positions:
         other = permuted(st, 1 + rng.below(3))
         if other is None or bytes(other.pos) == bytes(st.pos):
             continue
-        script = script_for(st, rng)
-        a = outputs(st, script)
-        b = outputs(other, script)
-        assert a[0] == b[0], "events differ"
-        assert a[1] == b[1], "LEDs or public view differ"
+        for script in scripts_for(st, rng):
+            a = until_revealed(outputs(st, script))
+            b = until_revealed(outputs(other, script))
+            assert a == b, "console bytes or LED frames differ"
+            undone += any(b'"event": "undo"' in line for lines, _ in a for line in lines)
         checked += 1
-    assert checked >= 20
+    assert checked >= 100 and undone == checked
 
 
 def test_the_check_sees_a_leak():
     # the same comparison catches a view that shows a hidden colour
-    import firmware.referee as referee
     st = positions_with_secrets(50)[-1]
     other = permuted(st, 1)
     real = referee.Referee.public_view
@@ -164,6 +227,33 @@ def test_the_check_sees_a_leak():
 
     referee.Referee.public_view = leaky
     try:
-        assert outputs(st, [])[1] != outputs(other, [])[1]
+        assert outputs(st, []) != outputs(other, [])
+    finally:
+        referee.Referee.public_view = real
+
+
+def test_the_check_sees_a_leak_through_the_order_of_keys():
+    # a public view whose board is filled piece by piece (as it once was) comes out of the
+    # console in that order: the same values, in an order that names who is where. The
+    # raw-byte comparison sees it
+    st = positions_with_secrets(50)[-1]
+    other = permuted(st, 1)
+    assert outputs(st, []) == outputs(other, [])
+    real = referee.Referee.public_view
+
+    def piece_by_piece(self):
+        v = real(self)
+        board = {}
+        for p in range(self.lay.npieces):
+            loc = self.st.pos[p]
+            if loc < self.lay.nboard:
+                key = str(self.lay.loc_json(loc))
+                board[key] = v["board"][key]
+        v["board"] = board
+        return v
+
+    referee.Referee.public_view = piece_by_piece
+    try:
+        assert outputs(st, []) != outputs(other, [])
     finally:
         referee.Referee.public_view = real

@@ -67,7 +67,7 @@ def sense(sensed, changed):
 ref.sense = sense
 run_until(lambda: ref.phase != "await_move")
 t_move = [t for t, line in events if '"move"' in line][0]
-if N == 2:
+for _ in range(N - 1):
     # the same decision again: back to the moment before it
     ref.st, ref.judge, ref.card = pre
     ref.phase = "await_move"

@@ -19,7 +19,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     sim = Sim(seed=args.seed, flash=args.flash)
     try:
-        serve_lines(sim.request, sys.stdin, sys.stdout)
+        serve_lines(sim.request, sys.stdin.buffer, sys.stdout)
     finally:
         sim.close()
     return 0

@@ -148,7 +148,10 @@ class Control:
             # what each sensor's last ADC conversion gave (16-bit, as read_u16 returns it)
             self.reply({"ok": True, "locations": w.locs, "raw": w.last_read})
         elif op == "fault":
-            w.fault(req["kind"], req.get("at"), req.get("ms", 1000))
+            if req["kind"] == "clear":
+                w.clear_faults(req.get("at"))
+            else:
+                w.fault(req["kind"], req.get("at"), req.get("ms", 1000))
             self.reply({"ok": True})
         elif op == "_restore":
             w.restore(req["snap"])

@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 
 from host_tools import paths
+from host_tools.sim import requests
 from host_tools.sim.world import World, SimError as WorldError
 
 ROOT = paths.CODE
@@ -38,6 +39,7 @@ class Sim:
         self.booted = False
         self.stray = []  # device output that was not an answer (prints, tracebacks)
         self.console = []  # console lines of the firmware, until a `console` request
+        self.down = "it has not been switched on"  # why the device is not running, or None
         self.power_on()
 
     # -- the device process ----------------------------------------------------------------
@@ -61,6 +63,7 @@ class Sim:
         if self.alive():
             return {"ok": False, "error": "refused", "reason": "the device is already on"}
         self._spawn()
+        self.down = None
         if self.booted:
             ans = self._ask({"op": "_restore", "snap": self.mirror.snapshot()})
             if not ans.get("ok"):
@@ -73,6 +76,7 @@ class Sim:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait()
         self.proc = None
+        self.down = "its power was cut"
         return {"ok": True}
 
     def close(self):
@@ -108,19 +112,27 @@ class Sim:
             self.stray.append(line.rstrip("\n"))
 
     def _died(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()  # it stopped answering on its pipe: it is not coming back
         self.proc = None
         tail = "\n".join(self.stray[-20:])
-        return {"ok": False, "error": "device_died", "reason": "the simulated device stopped: "
-                + (tail or "no output")}
+        self.down = "it stopped: " + (tail or "no output")
+        return {"ok": False, "error": "device_died", "reason": "the simulated device stopped "
+                "(power_on boots it again from its flash): " + (tail or "no output")}
 
     def request(self, req):
-        """One control request (a dict) -> its answer (a dict)."""
+        """One control request (a dict) -> its answer (a dict). A malformed request is
+        answered bad_request before anything happens."""
+        try:
+            requests.check(req)
+        except requests.BadRequest as e:
+            return {"ok": False, "error": "bad_request", "reason": str(e)}
         ans = power_and_deck(self, req)
         if ans is not None:
             return ans
         op = req.get("op")
         if not self.alive():
-            return offline_request(self.mirror, req)
+            return offline_request(self.mirror, req, self.down)
         ans = self._ask(req)
         if ans.get("ok") and op in HANDS:
             mirror_hand(self.mirror, req)
@@ -128,11 +140,9 @@ class Sim:
 
 
 def power_and_deck(dev, req):
-    """The answer to the requests every simulated device takes the same way (a malformed
-    request, power_cut, power_on, deck), or None for the others. dev has power_cut(),
-    power_on() and the host's copy of the world as mirror."""
-    if type(req) is not dict:
-        return {"ok": False, "error": "bad_request", "reason": "a request is a JSON object"}
+    """The answer to the requests every simulated device takes the same way (power_cut,
+    power_on, deck), or None for the others. dev has power_cut(), power_on() and the host's
+    copy of the world as mirror. req has passed requests.check."""
     op = req.get("op")
     if op == "power_cut":
         return dev.power_cut()
@@ -143,16 +153,46 @@ def power_and_deck(dev, req):
     return None
 
 
+def read_line(inp, limit=requests.MAX_LINE):
+    """One line of a binary stream, at most `limit` bytes kept: (bytes, too_long), or
+    (None, False) at the end. A longer line is read to its end and dropped, never held."""
+    line = inp.readline(limit + 1)
+    if not line:
+        return None, False
+    if len(line) <= limit or line.endswith(b"\n"):
+        return line, False
+    while True:
+        rest = inp.readline(limit)
+        if not rest or rest.endswith(b"\n"):
+            return b"", True
+
+
+def parse_line(line, too_long):
+    """A request from one input line, or an answer refusing it."""
+    if too_long:
+        return None, {"ok": False, "error": "bad_request", "reason": "a request line is at "
+                      "most %d bytes" % requests.MAX_LINE}
+    try:
+        return json.loads(line.decode("utf-8")), None
+    except UnicodeDecodeError:
+        return None, {"ok": False, "error": "bad_request", "reason": "not UTF-8 text"}
+    except RecursionError:
+        return None, {"ok": False, "error": "bad_request", "reason": "nested too deeply"}
+    except ValueError:
+        return None, {"ok": False, "error": "bad_request", "reason": "not a JSON line"}
+
+
 def serve_lines(request, inp, out):
-    """Control requests as JSON lines from inp, one answer line each to out."""
-    for line in inp:
-        if not line.strip():
+    """Control requests as JSON lines from inp (a binary stream), one answer line each to
+    out (a text stream)."""
+    while True:
+        line, too_long = read_line(inp)
+        if line is None:
+            return
+        if not too_long and not line.strip():
             continue
-        try:
-            req = json.loads(line)
-        except ValueError:
-            ans = {"ok": False, "error": "bad_request", "reason": "not a JSON line"}
-        else:
+        req, ans = parse_line(line, too_long)
+        if ans is None:
             ans = request(req)
         out.write(json.dumps(ans) + "\n")
         out.flush()
@@ -175,18 +215,15 @@ def mirror_hand(m, req):
         m.card_off()
 
 
-def offline_request(m, req):
+def offline_request(m, req, why="it is off"):
     """With the device off, hands still work on the board (the host's copy m); the device
-    sees nothing."""
+    sees nothing, and whatever needs it says so."""
     op = req.get("op")
     if op == "world":
         return {"ok": True, "pieces": m.world()}
-    if op == "wait":
-        return {"ok": True}
-    if op == "console":
-        return {"ok": True, "lines": []}
     if op == "card":
-        return {"ok": False, "error": "device_off", "reason": "the reader is unpowered"}
+        return {"ok": False, "error": "device_off", "reason": "the reader is unpowered: the "
+                "device is off (%s); power_on boots it again" % why}
     if op in HANDS:
         try:
             piece = m.lift(req["at"]) if op == "lift" else None
@@ -195,4 +232,5 @@ def offline_request(m, req):
         except (WorldError, KeyError) as e:
             return {"ok": False, "error": "refused", "reason": str(e)}
         return {"ok": True, "piece": piece} if op == "lift" else {"ok": True}
-    return {"ok": False, "error": "device_off", "reason": "the device is off (power_on first)"}
+    return {"ok": False, "error": "device_off", "reason": "the device is off (%s); power_on "
+            "boots it again from its flash" % why}

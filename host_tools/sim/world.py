@@ -290,8 +290,10 @@ class World:
     def press(self, button, ms=100):
         if button not in self.buttons:
             raise SimError("buttons are confirm and back")
+        if type(ms) is not int or ms <= 0:
+            raise SimError("a press lasts a whole number of milliseconds above 0")
         self.buttons[button] = True
-        self.at_time(self.clock_us + int(ms) * 1000, self._release, button)
+        self.at_time(self.clock_us + ms * 1000, self._release, button)
 
     def _release(self, button):
         self.buttons[button] = False
@@ -299,9 +301,19 @@ class World:
     def fault(self, kind, at=None, ms=1000):
         if kind not in FAULTS:
             raise SimError("faults are %s" % ", ".join(FAULTS))
+        if type(ms) is not int or ms <= 0:
+            raise SimError("a fault lasts a whole number of milliseconds above 0")
         i = -1 if kind == "nfc_crc" else self._loc(at)
         stuck = self.last_read[i] if i >= 0 else 0
-        self.faults.append([kind, i, self.clock_us + int(ms) * 1000, stuck])
+        self.faults.append([kind, i, self.clock_us + ms * 1000, stuck])
+
+    def clear_faults(self, at=None):
+        """Ends every fault now, or only those of the sensor at `at`."""
+        if at is None:
+            self.faults = []
+        else:
+            i = self._loc(at)
+            self.faults = [f for f in self.faults if f[1] != i]
 
     def nfc_corrupt(self):
         for f in self.faults:

@@ -23,6 +23,7 @@ import time
 import tty
 
 from host_tools import paths
+from host_tools.sim import requests
 from host_tools.sim.server import HANDS, mirror_hand, offline_request, power_and_deck
 from host_tools.sim.world import World
 
@@ -245,9 +246,14 @@ class VirtualDevice:
 
     # -- hands ---------------------------------------------------------------------------------
     def request(self, req):
-        """A hand action or question about the physical board (board-protocols.md, section 2:
-        lift, place, flip, slide, card, card_off, press, fault, leds, world), or power_cut /
-        power_on / deck. Waiting is the caller's: board time runs with the wall clock."""
+        """A hand action or question about the physical board (docs/board-protocols.md,
+        section 2: lift, place, flip, slide, card, card_off, press, fault, leds, world), or
+        power_cut / power_on / deck. Waiting is the caller's: board time runs with the wall
+        clock. A malformed request is answered bad_request before anything happens."""
+        try:
+            requests.check(req)
+        except requests.BadRequest as e:
+            return {"ok": False, "error": "bad_request", "reason": str(e)}
         ans = power_and_deck(self, req)
         if ans is not None:
             return ans
@@ -257,13 +263,14 @@ class VirtualDevice:
                 ans = self._ask({"op": "_restore", "snap": self.mirror.snapshot()})
                 self.stale = ans is None
             if self.off or self.hands is None or self.stale:
-                return offline_request(self.mirror, req)
+                return offline_request(self.mirror, req, "its power was cut" if self.off else
+                                       "it is not running its application")
             ans = self._ask(req)
             if ans is None:
                 # not running its application (at the REPL, resetting): the hands still move
                 # pieces, which the device is told about when it runs again
                 self.stale = True
-                return offline_request(self.mirror, req)
+                return offline_request(self.mirror, req, "it is not running its application")
             if ans.get("ok") and op in HANDS:
                 mirror_hand(self.mirror, req)
             return ans
