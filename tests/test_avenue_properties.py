@@ -4,9 +4,11 @@
 # the tie rule favours the active side), and random games end.
 import copy
 import json
+import os
 
 from hypothesis import given, settings, strategies as hs, HealthCheck
 
+from conftest import ROOT
 from shared_rules.protocol import Rules
 from shared_rules.avenue import randgame, position, tables
 from test_avenue_helpers import (STEPS, COPIES, AGENTS, ONGOING, INSTANT, MARKET, recruit_pos,
@@ -223,3 +225,17 @@ def test_the_test_tables_are_the_data_files():
     assert sorted(tb.market_names) == sorted(MARKET)
     assert [c for c in tb.market_names if tb.ongoing[tb.market_index[c]]] == ONGOING
     assert sum(COPIES.values()) == 38 and len(INSTANT) + len(ONGOING) == 15
+
+
+def test_every_card_has_its_names_in_three_languages():
+    with open(os.path.join(ROOT, "shared_rules", "data", "agent-avenue-names.json")) as f:
+        names = json.load(f)
+    # the Italian names the seed's components list gives (Componenti)
+    italian = {"Doppiogiochista", "Sicaria", "Crittografa", "Sabotatore", "Spavaldo", "Picciotto",
+               "Scagnozzo", "Talpa"}
+    assert {a["names"]["it"] for a in names["agents"]} == italian
+    assert sorted(a["name"] for a in names["agents"]) == AGENTS
+    assert sorted(c["name"] for c in names["market"]) == sorted(MARKET)
+    for item in names["agents"] + names["market"]:
+        assert set(item["names"]) == {"it", "en", "fr"} and item["names"]["en"]
+        assert item["name_confidence"]

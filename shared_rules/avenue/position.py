@@ -20,9 +20,18 @@ def _need(obj, field):
     return obj[field]
 
 
-def _int(v, lo, hi, what):
+def _label(what, key, index):
+    # field names for error reasons are built only when there is an error to report
+    if key is not None:
+        what = "%s.%s" % (what, key)
+    if index >= 0:
+        what = "%s[%d]" % (what, index)
+    return what
+
+
+def _int(v, lo, hi, what, key=None, index=-1):
     if type(v) is not int or not lo <= v <= hi:
-        raise bad("%s must be a whole number from %d to %d" % (what, lo, hi))
+        raise bad("%s must be a whole number from %d to %d" % (_label(what, key, index), lo, hi))
     return v
 
 
@@ -45,17 +54,17 @@ def _per_side(tb, obj, what):
     return obj
 
 
-def _agent(tb, name, what):
+def _agent(tb, name, what, key=None):
     i = tb.agent_index.get(name, -1) if type(name) is str else -1
     if i < 0:
-        raise bad("%s: %r is not an agent card" % (what, name))
+        raise bad("%s: %r is not an agent card" % (_label(what, key, -1), name))
     return i
 
 
-def _market(tb, name, what):
+def _market(tb, name, what, key=None):
     i = tb.market_index.get(name, -1) if type(name) is str else -1
     if i < 0:
-        raise bad("%s: %r is not a black-market card" % (what, name))
+        raise bad("%s: %r is not a black-market card" % (_label(what, key, -1), name))
     return i
 
 
@@ -82,7 +91,7 @@ def parse(tb, obj):
         raise bad("phase market exists only in the advanced mode")
     pawns = _per_side(tb, obj["pawns"], "pawns")
     for i in range(2):
-        st.pawns[i] = _int(pawns[tb.sides[i]], 0, tb.spaces - 1, "pawns." + tb.sides[i])
+        st.pawns[i] = _int(pawns[tb.sides[i]], 0, tb.spaces - 1, "pawns", tb.sides[i])
     _parse_agents(tb, st, obj.get("agents"))
     _parse_seat_lists(tb, st, obj["hands"], "hands", st.hands, tb.total_agents)
     _parse_seat_lists(tb, st, obj["discards_left"], "discards_left", st.discards, 0)
@@ -108,7 +117,7 @@ def _parse_seats(tb, st, seats):
         raise bad("seats must be an object {green: 1|2, blue: 1|2}")
     for k in seats:
         i = _side(tb, k, "seats")
-        st.seats[i] = _int(seats[k], 1, tb.max_seats, "seats." + k)
+        st.seats[i] = _int(seats[k], 1, tb.max_seats, "seats", k)
 
 
 def _parse_agents(tb, st, agents):
@@ -121,10 +130,10 @@ def _parse_agents(tb, st, agents):
         row = agents[k]
         if type(row) is not dict:
             raise bad("agents.%s must be an object {agent: count}" % k)
+        what = "agents." + k
         for name in row:
-            a = _agent(tb, name, "agents." + k)
-            st.agents[side * tb.nagents + a] = _int(row[name], 0, tb.copies[a],
-                                                    "agents.%s.%s" % (k, name))
+            a = _agent(tb, name, what)
+            st.agents[side * tb.nagents + a] = _int(row[name], 0, tb.copies[a], what, name)
 
 
 def _parse_seat_lists(tb, st, obj, what, into, most):
@@ -138,8 +147,7 @@ def _parse_seat_lists(tb, st, obj, what, into, most):
                       % (what, name, n, "" if n == 1 else "s"))
         hi = most if most else st.discards_max(side)
         for seat in range(n):
-            into[side * tb.max_seats + seat] = _int(row[seat], 0, hi,
-                                                    "%s.%s[%d]" % (what, name, seat))
+            into[side * tb.max_seats + seat] = _int(row[seat], 0, hi, what, name, seat)
 
 
 def _parse_played(tb, st, played):
@@ -181,7 +189,7 @@ def _parse_market(tb, st, obj):
             if type(row) is not list:
                 raise bad("ongoing.%s must be a list of cards" % k)
             for name in row:
-                c = _market(tb, name, "ongoing." + k)
+                c = _market(tb, name, "ongoing", k)
                 if not tb.ongoing[c]:
                     raise bad("ongoing.%s: %s is an instant card; it never stays in play"
                               % (k, name))
@@ -212,8 +220,8 @@ def _parse_market_phase(tb, st, pending, moved):
         raise bad("pending: the offer is empty, so nobody can take a card")
     _per_side(tb, moved, "moved")
     for side in range(2):
-        st.moved[side] = _int(moved[tb.sides[side]], -MAX_MOVED, MAX_MOVED,
-                              "moved." + tb.sides[side])
+        st.moved[side] = _int(moved[tb.sides[side]], -MAX_MOVED, MAX_MOVED, "moved",
+                              tb.sides[side])
     n = tb.spaces
     start_green = (st.pawns[0] - st.moved[0]) % n
     start_blue = (st.pawns[1] - st.moved[1]) % n
