@@ -262,6 +262,16 @@ def test_getaway_car_needs_a_move_to_stop(both):
     assert pawn_moves(events) == []
 
 
+def test_getaway_car_also_after_an_ability_move(both):
+    # A: "after any move": green pending on 12 reveals a daredevil with the smoke screen, its
+    # first, +2 -> 0 (its home), then +3 -> 3
+    p = market_pos(["green"], {"green": 2, "blue": 0}, green=12, blue=7,
+                   ongoing={"green": ["getaway_car"], "blue": []},
+                   offer=["smoke_screen", "masterplan", "outpost"], market_deck=9)
+    after, events = applied(both, p, take("smoke_screen", top="daredevil"))
+    assert pawn_moves(events) == [("green", 12, 0, 2), ("green", 0, 3, 3)]
+
+
 def test_watchtower_supercomputer_distraction_device_sinister_twin(both):
     # each changes the steps of one agent: (card, agent, already in play, expected steps)
     cases = [("watchtower", "enforcer", 0, 1 + 2), ("watchtower", "enforcer", 3, 3 + 2),
