@@ -1,8 +1,8 @@
 # The end step (seed "FASE FINALE"), run by the apply that finishes a turn: a catch judged on the
 # whole turn's net steps, the win and lose conditions of agents and ongoing cards, the tie rule
 # (the active side wins), then "cards out". Otherwise the other side's turn begins.
-from shared_rules.avenue import ongoing
-from shared_rules.avenue.state import PLAY
+from shared_rules.avenue import ongoing, legality
+from shared_rules.avenue.state import PLAY, SIDES
 
 
 def win_reasons(st):
@@ -20,7 +20,7 @@ def win_reasons(st):
         win[0] |= catch
     elif g >= n:
         win[1] |= catch
-    for side in range(2):
+    for side in range(SIDES):
         base = side * tb.nagents
         for a in range(tb.nagents):
             at = tb.end_at[a]
@@ -36,11 +36,10 @@ def win_reasons(st):
 def cards_out(st):
     """The deck is empty and the next side cannot play: alone with fewer than 2 cards, or a
     teammate with none."""
-    tb = st.tb
     if st.deck:
         return False
     nxt = 1 - st.active
-    need = tb.cards_out_alone if st.seats[nxt] == 1 else tb.cards_out_team
+    need = legality.needed_to_play(st, nxt)
     for seat in range(st.seats[nxt]):
         if st.hand(nxt, seat) < need:
             return True

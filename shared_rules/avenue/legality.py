@@ -8,6 +8,7 @@ from shared_rules.avenue.tables import (NONE, RECRUIT_TOP, RECRUIT_HAND_NAMED, R
                                         RECRUIT_HAND_PAIR, TAKE_BACK, STEAL)
 
 PHASE_OF = (PLAY, PLAY, RECRUIT, MARKET)  # by move kind
+PAIR = 2  # a forced play of identical cards, or double_trouble's two alike
 
 
 def illegal(reason):
@@ -20,12 +21,18 @@ def may_discard(st, seat):
             and st.discards[side * st.tb.max_seats + seat] > 0 and st.hand(side, seat) > 0)
 
 
+def needed_to_play(st, side):
+    """Cards each seat of the side needs to play: both cards alone, one each in a team (the
+    same numbers decide "cards out")."""
+    tb = st.tb
+    return tb.cards_out_alone if st.seats[side] == 1 else tb.cards_out_team
+
+
 def can_play(st):
     side = st.active
-    if st.seats[side] == 1:
-        return st.hand(side, 0) >= 2
+    need = needed_to_play(st, side)
     for seat in range(st.seats[side]):
-        if st.hand(side, seat) < 1:
+        if st.hand(side, seat) < need:
             return False
     return True
 
@@ -73,7 +80,7 @@ def _check_play(st, mv):
     if st.seats[side] == 1:
         if mv.up_seat != 0 or mv.down_seat != 0:
             raise illegal("play: a lone player plays both cards from seat 0")
-        if st.hand(side, 0) < 2:
+        if st.hand(side, 0) < needed_to_play(st, side):
             raise illegal("play: two cards are needed and the hand holds %d" % st.hand(side, 0))
     else:
         n = st.seats[side]
@@ -94,7 +101,7 @@ def _check_play(st, mv):
         raise illegal("play: forced declares that every card in the hand bears the same name, "
                       "but up and down differ")
     if same:
-        _copies_left(st, mv.up, 2, "play")
+        _copies_left(st, mv.up, PAIR, "play")
     else:
         _copies_left(st, mv.up, 1, "play")
         _copies_left(st, mv.down, 1, "play")
@@ -143,7 +150,7 @@ def _check_ability(st, side, mv):
     elif t in (RECRUIT_HAND_NAMED, RECRUIT_HAND_NEW, RECRUIT_HAND_PAIR):
         if a == NONE:
             return  # the core cannot see hands: the player says it cannot be resolved
-        need = 2 if t == RECRUIT_HAND_PAIR else 1
+        need = PAIR if t == RECRUIT_HAND_PAIR else 1
         if hand < need:
             raise illegal("%s: seat %d holds %d card%s; %d needed" % (
                 name, mv.seat, hand, "" if hand == 1 else "s", need))

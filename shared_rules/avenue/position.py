@@ -3,7 +3,7 @@
 # (a space off the board, more copies of a card than the game has, a card twice) bad_position.
 # Fields that do not belong to the position's mode or phase are ignored and not written back.
 from shared_rules.errors import BadInput
-from shared_rules.avenue.state import State, PLAY, RECRUIT, MARKET, PHASES
+from shared_rules.avenue.state import State, RECRUIT, MARKET, PHASES, SIDES
 from shared_rules.avenue.tables import NONE
 
 MODES = ("simple", "advanced")
@@ -90,7 +90,7 @@ def parse(tb, obj):
     if st.phase == MARKET and not st.advanced:
         raise bad("phase market exists only in the advanced mode")
     pawns = _per_side(tb, obj["pawns"], "pawns")
-    for i in range(2):
+    for i in range(SIDES):
         st.pawns[i] = _int(pawns[tb.sides[i]], 0, tb.spaces - 1, "pawns", tb.sides[i])
     _parse_agents(tb, st, obj.get("agents"))
     _parse_seat_lists(tb, st, obj["hands"], "hands", st.hands, tb.total_agents)
@@ -138,7 +138,7 @@ def _parse_agents(tb, st, agents):
 
 def _parse_seat_lists(tb, st, obj, what, into, most):
     _per_side(tb, obj, what)
-    for side in range(2):
+    for side in range(SIDES):
         name = tb.sides[side]
         row = obj[name]
         n = st.seats[side]
@@ -204,7 +204,7 @@ def _parse_market(tb, st, obj):
 
 
 def _parse_market_phase(tb, st, pending, moved):
-    if type(pending) is not list or not 1 <= len(pending) <= 2:
+    if type(pending) is not list or not 1 <= len(pending) <= SIDES:
         raise bad("pending must list the one or two sides still to take a card")
     for i in range(len(pending)):
         side = _side(tb, pending[i], "pending")
@@ -214,12 +214,12 @@ def _parse_market_phase(tb, st, pending, moved):
             raise bad("pending: %s's pawn is not on a black-market space" % pending[i])
         st.pending[i] = side
     st.npending = len(pending)
-    if st.npending == 2 and st.pending[0] != st.active:
+    if st.npending == SIDES and st.pending[0] != st.active:
         raise bad("pending: the active side takes first when both pawns stopped on the market")
     if st.offer_empty():
         raise bad("pending: the offer is empty, so nobody can take a card")
     _per_side(tb, moved, "moved")
-    for side in range(2):
+    for side in range(SIDES):
         st.moved[side] = _int(moved[tb.sides[side]], -MAX_MOVED, MAX_MOVED, "moved",
                               tb.sides[side])
     n = tb.spaces
@@ -263,7 +263,7 @@ def dump(st):
     agents = {}
     hands = {}
     discards = {}
-    for side in range(2):
+    for side in range(SIDES):
         row = {}
         base = side * tb.nagents
         for a in range(tb.nagents):

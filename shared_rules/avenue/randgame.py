@@ -7,7 +7,7 @@ from shared_rules.rng import Rng
 from shared_rules.avenue import tables, legality
 from shared_rules.avenue import move as M
 from shared_rules.avenue.apply import apply
-from shared_rules.avenue.state import new_game, PLAY, RECRUIT, MARKET
+from shared_rules.avenue.state import new_game, PLAY, RECRUIT, MARKET, SIDES
 from shared_rules.avenue.tables import (NONE, RECRUIT_TOP, RECRUIT_HAND_NAMED, RECRUIT_HAND_NEW,
                                         RECRUIT_HAND_PAIR, TAKE_BACK, STEAL)
 
@@ -24,8 +24,8 @@ class Table:
         for a in range(tb.nagents):
             self.deck.extend([a] * tb.copies[a])
         rng.shuffle(self.deck)
-        self.hands = [[] for _ in range(2 * tb.max_seats)]
-        for side in range(2):
+        self.hands = [[] for _ in range(SIDES * tb.max_seats)]
+        for side in range(SIDES):
             for seat in range(seats[side]):
                 for _ in range(tb.hand):
                     self.hands[side * tb.max_seats + seat].append(self.deck.pop())
@@ -57,7 +57,7 @@ class Table:
         tb = self.tb
         if len(self.deck) != st.deck:
             return "deck: table %d, position %d" % (len(self.deck), st.deck)
-        for side in range(2):
+        for side in range(SIDES):
             for seat in range(st.seats[side]):
                 if len(self.hand(side, seat)) != st.hand(side, seat):
                     return "hand %s[%d]: table %d, position %d" % (

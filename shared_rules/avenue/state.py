@@ -6,19 +6,20 @@ PLAY = 0
 RECRUIT = 1
 MARKET = 2
 PHASES = ("play", "recruit", "market")
+SIDES = 2  # a duel: green against blue, one pawn each (a team shares its pawn)
 
 
 class State:
     def __init__(self, tb):
         self.tb = tb
         self.advanced = False
-        self.seats = bytearray(b"\x01\x01")  # players per side
+        self.seats = bytearray(b"\x01" * SIDES)  # players per side
         self.active = 0
         self.phase = PLAY
-        self.pawns = bytearray(2)
-        self.agents = bytearray(2 * tb.nagents)  # agents in play
-        self.hands = bytearray(2 * tb.max_seats)  # cards in hand per seat
-        self.discards = bytearray(2 * tb.max_seats)  # discards left per seat
+        self.pawns = bytearray(SIDES)
+        self.agents = bytearray(SIDES * tb.nagents)  # agents in play
+        self.hands = bytearray(SIDES * tb.max_seats)  # cards in hand per seat
+        self.discards = bytearray(SIDES * tb.max_seats)  # discards left per seat
         self.deck = 0
         self.up = NONE  # phase recruit: the cards played and the seat that played face up
         self.down = NONE
@@ -26,7 +27,7 @@ class State:
         self.offer = bytearray([NONE] * tb.offer_size)
         self.market_deck = 0
         self.ongoing = [0, 0]  # per side: bit set of ongoing market cards in front of it
-        self.pending = bytearray(2)  # phase market: sides still to take, in order
+        self.pending = bytearray(SIDES)  # phase market: sides still to take, in order
         self.npending = 0
         # this turn so far: the gap at its start and each pawn's net steps (the end step judges
         # a catch on these, so a pawn that "escapes" forward in the same turn is not caught)
@@ -109,7 +110,7 @@ def new_game(tb, advanced=False, seats=(1, 1), active=0, offer=None, market_deck
     st.advanced = advanced
     st.active = active
     dealt = 0
-    for side in range(2):
+    for side in range(SIDES):
         st.seats[side] = seats[side]
         st.pawns[side] = tb.home[side]
         for seat in range(seats[side]):
