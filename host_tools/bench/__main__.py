@@ -3,7 +3,7 @@ import shutil
 import sys
 import tempfile
 
-from host_tools.bench import rules, hardware, deploy, lights
+from host_tools.bench import rules, avenue, hardware, deploy, lights
 from host_tools.bench.common import build_device_tree
 
 
@@ -15,6 +15,8 @@ def main():
     try:
         build_device_tree(dst)
         rules.report(dst)
+        print()
+        avenue.report(dst)
         print()
         hardware.report(dst)
         print()
