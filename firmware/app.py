@@ -5,7 +5,7 @@ import gc
 import json
 import time
 
-from shared_rules import layout, cards as cards_mod
+from shared_rules import variant
 from firmware.board import Board
 from firmware.places import Places
 from firmware.referee import Referee
@@ -43,15 +43,17 @@ class App:
         board = Board(config_dir, data_dir)
         self.board = board
         self.data_dir = data_dir
-        lay = layout.load()
+        game = variant.load(GAME)
+        lay = game.lay
         self.lay = lay
         self.places = Places(lay, board.index)
         if write_parts is None and write is _print:
             write_parts = stdout_parts
         self.console = Console(inp if inp is not None else StdinLines(), write, write_parts)
         self.store = Store(data_dir)
-        self.cardmap = CardMap(data_dir, cards_mod.load().names)
-        self.ref = Referee(self.places, board.locations, self.store, self.cardmap, self.event)
+        self.cardmap = CardMap(data_dir, game.cards.names)
+        self.ref = Referee(self.places, board.locations, self.store, self.cardmap, self.event,
+                           game)
         self.view = View(board.leds, board.led_names, board.locations, self.places, lay)
         board.release_names()  # turned into index tables above: give their heap back
         self.dirty = True

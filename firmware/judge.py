@@ -10,9 +10,10 @@
 # The Partner 4 (SplitMove) is followed step by step, as players move it: each placement is a
 # segment of single steps that must be walkable from where the piece stood, pieces it burned
 # must come off, and the steps left must still be playable. When all four are used, it is done.
-from shared_rules import movegen
-from shared_rules.move import Move, split_fired
-from shared_rules.cards import SPLIT, SWAP
+from shared_rules import movegen, split
+from shared_rules.apply import changes
+from shared_rules.move import Move
+from shared_rules.cards import SPLIT
 from firmware.hal.scanner import UP, DOWN
 from firmware import move_lights
 
@@ -40,9 +41,8 @@ class Outline:
 
 
 class WholeMove:
-    def __init__(self, st, cards, k, places):
+    def __init__(self, st, k, places):
         self.st = st
-        self.cards = cards
         self.k = k
         self.places = places
         lay = st.lay
@@ -54,13 +54,12 @@ class WholeMove:
             else:
                 self.pre_count[p // lay.ppc] += 1
         self.outlines = []
-        e = movegen.effective(st, cards, k)
-        self.act = cards.action[e]
+        self.act = st.game.cards.action[movegen.effective(st, k)]
 
         def visit(a, b):
             self.outlines.append(self._outline(a, b))
 
-        movegen.moves(st, cards, k, visit)
+        movegen.moves(st, k, visit)
         self.move = None
         self.bad = []
 
@@ -69,37 +68,27 @@ class WholeMove:
 
     def lights(self):
         """What the LEDs show for this card (worked out once: the board does not change it)."""
-        return move_lights.CardLights(self.places, self.st, self.cards, self.k)
+        return move_lights.CardLights(self.places, self.st, self.k)
 
     def fired(self):
         return []  # one piece moves: at most one meeting point, no order to choose
 
     def _outline(self, a, b):
-        # what move (a, b) changes on the board, read off the move itself (no position is
-        # copied: a card's outlines are all listed when it is played)
+        # what move (a, b) changes on the board (the rules core's occupancy view of it), in
+        # sensors; a card's outlines are all listed when it is played
         st = self.st
-        lay = st.lay
         sensor = self.places.sensor
+        board, areas = changes(st, self.act, a, b)
         counts = bytearray(self.pre_count)  # start areas after the move
-        if self.act == SWAP:
-            la = st.pos[a]
-            lb = st.pos[b]
-            return Outline(a, b, [sensor[la], sensor[lb]], [1, 1],
-                           min(la, lb) << 8 | max(la, lb), counts)
-        frm = st.pos[a]
-        changed = []
-        after = []
-        if frm < lay.nboard:
-            changed.append(sensor[frm])
-            after.append(0)
+        for c, delta in areas:
+            counts[c] += delta
+        changed = [sensor[loc] for loc, _ in board]
+        after = [occupied for _, occupied in board]
+        if self.act == movegen.SWAP or self.act == movegen.SWAP_OWN:
+            key = st.pos[a] << 16 | st.pos[b]
         else:
-            counts[a // lay.ppc] -= 1  # entering: a piece leaves its start area
-        q = st.at(b)
-        if q >= 0:
-            counts[q // lay.ppc] += 1  # knocked out: back to its start area
-        changed.append(sensor[b])
-        after.append(1)
-        return Outline(a, b, changed, after, frm << 8 | b, counts)
+            key = st.pos[a] << 16 | b
+        return Outline(a, b, changed, after, key, counts)
 
     def judge(self, sensed, touched):
         """sensed: class per sensor; touched: per sensor, changed since the card was played."""
@@ -195,15 +184,13 @@ class WholeMove:
 
 
 class SplitMove:
-    def __init__(self, st, cards, k, places):
+    def __init__(self, st, k, places):
         self.st = st
-        self.cards = cards
         self.k = k
         self.places = places
-        e = movegen.effective(st, cards, k)
-        self.total = cards.steps[e][0]
+        self.total = st.game.cards.steps[movegen.effective(st, k)][0]
         self.colour = st.plays(st.to_move)
-        self.sp = movegen.Split(st, self.colour)
+        self.sp = split.Split(st, self.colour)
         self.work = st.copy()
         self.code = 0
         self.used = 0
@@ -225,7 +212,8 @@ class SplitMove:
         return loc != 255 and self.work.board[loc] != 0
 
     def judge(self, sensed, touched):
-        """touched: per sensor, changed since the last segment was taken (cleared here)."""
+        """touched: per sensor, changed since the last segment was taken (the referee clears
+        it when left() goes down)."""
         places = self.places
         self.burned = [i for i in self.burned if occ(sensed[i])]
         gone = []     # pieces the work position has that the board does not
@@ -259,8 +247,6 @@ class SplitMove:
         for to in targets:
             for frm in gone:
                 if frm != to and self._segment(frm, to, gone, sensed):
-                    for i in range(len(touched)):
-                        touched[i] = 0
                     if self.used == self.total:
                         self.move = Move(self.k, SPLIT, self.code)
                         return WAIT if self.burned else DONE
@@ -279,27 +265,16 @@ class SplitMove:
         p = work.at(a)
         if p < 0 or p not in self.sp.movable:
             return False
-        lay = work.lay
-        code = self.code
-        n = self.used
-        burned = []
-        while work.pos[p] != goal:
-            if n == self.total:
-                return False
-            o = 1 if lay.is_home(goal) and movegen.split_dest(work, self.sp, p, 1) >= 0 else 0
-            d = movegen.split_dest(work, self.sp, p, o)
-            if d < 0:
-                return False
-            code |= (p << 1 | o) << (movegen.SPLIT_BITS * n)
-            n += 1
-            q = movegen.split_step(work, p, d)
-            if q >= 0:
-                burned.append(places.sensor[d])
+        why, code, n, burned_at = split.segment(work, self.sp, p, goal, self.code, self.used,
+                                                self.total)
+        if why != split.OK:
+            return False
+        burned = [places.sensor[d] for d in burned_at]
         # every other square that went empty must be a piece this segment burned
         for i in gone:
             if i != frm and i not in burned:
                 return False
-        if n < self.total and not movegen.split_completable(work, self.sp, self.total - n):
+        if n < self.total and not split.completable(work, self.sp, self.total - n):
             return False
         self.work = work
         self.code = code
@@ -308,11 +283,11 @@ class SplitMove:
         return True
 
     def fired(self):
-        return split_fired(self.work, self.code, self.total)
+        return split.fired(self.work, self.code, self.total)
 
 
-def for_card(st, cards, k, places):
-    e = movegen.effective(st, cards, k)
-    if e >= 0 and cards.action[e] == SPLIT:
-        return SplitMove(st, cards, k, places)
-    return WholeMove(st, cards, k, places)
+def for_card(st, k, places):
+    e = movegen.effective(st, k)
+    if e >= 0 and st.game.cards.action[e] == SPLIT:
+        return SplitMove(st, k, places)
+    return WholeMove(st, k, places)

@@ -81,8 +81,8 @@ class MoveLights:
 class CardLights(MoveLights):
     """An ordinary card or a swap: the rules core's hints, listed once when it is played."""
 
-    def __init__(self, places, st, cards, k):
-        movable, self._targets = hints(st, cards, k)
+    def __init__(self, places, st, k):
+        movable, self._targets = hints(st, k)
         MoveLights.__init__(self, places, st, movable)
 
     def ends(self, loc):

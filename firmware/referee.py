@@ -8,7 +8,7 @@
 #
 # Everything it emits (events, the public view) is built from public information: the colour
 # under an undercover piece appears only once the rules reveal it (a knock-out, a reveal).
-from shared_rules import layout as layout_mod, cards as cards_mod, movegen, notation
+from shared_rules import variant, movegen, notation
 from shared_rules.apply import apply as rules_apply
 from firmware import move_lights
 from shared_rules.move import Move, permutations
@@ -23,14 +23,16 @@ PUBLIC_EFFECTS = ("capture", "flip", "meeting", "reveal", "out")
 
 
 class Referee:
-    def __init__(self, places, names, store, cardmap, out):
-        """names: sensor index -> location name; out: receives every event object."""
-        self.lay = layout_mod.load()
+    def __init__(self, places, names, store, cardmap, out, game=None):
+        """names: sensor index -> location name; out: receives every event object; game: the
+        variant refereed (default Agent DOG)."""
+        self.game = game or variant.load(variant.DEFAULT)
+        self.lay = self.game.lay
         self.names = names
         self._last_mismatch = []
         self.ambiguous = False
         self.move_json = None
-        self.cards = cards_mod.load()
+        self.cards = self.game.cards
         self.places = places
         self.store = store
         self.cardmap = cardmap
@@ -75,12 +77,12 @@ class Referee:
         lay = self.lay
         try:
             seats = [lay.cidx[c] for c in header["seats"]]
-            st = new_game(lay, header["players"], seats, lay.cidx[header["dealer"]])
+            st = new_game(self.game, header["players"], seats, lay.cidx[header["dealer"]])
             done = Offsets()
             for at in offsets:
                 t = self.store.turn(at)
-                mv = notation.from_json(st, self.cards, t["move"])
-                st, _ = rules_apply(st, self.cards, mv)
+                mv = notation.from_json(st, t["move"])
+                st, _ = rules_apply(st, mv)
                 done.append(at)
         except (KeyError, ValueError, BadInput) as e:
             self.out({"event": "fault", "what": "game.log", "reason": "stored game unreadable: %s"
@@ -95,7 +97,7 @@ class Referee:
         lay = self.lay
         seat_idx = None if seats is None else [lay.cidx[c] for c in seats]
         d = None if dealer is None else lay.cidx[dealer]
-        st = new_game(lay, players, seat_idx, d)
+        st = new_game(self.game, players, seat_idx, d)
         self.header = {"format": FORMAT, "players": players,
                        "seats": [lay.colours[c] for c in st.seats], "dealer": self._c(st.dealer)}
         for i in range(len(self.recheck)):
@@ -205,12 +207,12 @@ class Referee:
                       % (kind, self.cards.names[self.card])})
             return
         k = self.cards.index[kind]
-        if movegen.effective(self.st, self.cards, k) < 0:
+        if movegen.effective(self.st, k) < 0:
             self.out({"event": "reject", "reason": "%s cannot be played now: nothing to copy "
                       "yet this round" % kind})
             return
         # the card's lights are worked out anyway; a card that lights no piece has no move
-        judge = judge_mod.for_card(self.st, self.cards, k, self.places)
+        judge = judge_mod.for_card(self.st, k, self.places)
         lights = judge.lights()
         if not lights.movable and not lights.areas:
             self.out({"event": "reject", "reason": "%s cannot be played now: no legal move "
@@ -231,8 +233,10 @@ class Referee:
     def _judge(self):
         left = self.judge.left()
         res = self.judge.judge(self.sensed, self.touched)
-        if self.judge.left() != left:
-            self.lights = self.judge.lights()  # a Partner 4 segment is done: the next one's
+        if self.judge.left() != left:  # a Partner 4 segment is done: the next one begins
+            for i in range(len(self.touched)):
+                self.touched[i] = 0
+            self.lights = self.judge.lights()
         if self.phase == "await_move":
             self.lights.follow(self.sensed, self.touched)
         if res == judge_mod.DONE:
@@ -273,9 +277,9 @@ class Referee:
         self.cands = []
         for order in orders:
             m = Move(mv.card, mv.act, mv.a, mv.b, order)
-            new, events = rules_apply(st, cards, m)
+            new, events = rules_apply(st, m)
             self.cands.append((m, new, events))
-        self.move_json = notation.to_json(st, cards, Move(mv.card, mv.act, mv.a, mv.b))
+        self.move_json = notation.to_json(st, Move(mv.card, mv.act, mv.a, mv.b))
         self.saved = False
         if len(self.cands) == 1:
             self._save(self.cands[0][0])
@@ -301,7 +305,7 @@ class Referee:
 
     def _save(self, m):
         turn = {"seat": self._c(self.st.to_move), "card": self.cards.names[m.card],
-                "move": notation.to_json(self.st, self.cards, m)}
+                "move": notation.to_json(self.st, m)}
         self.turns.append(self.store.append(turn))
         self.saved = True
 
@@ -372,7 +376,7 @@ class Referee:
         if self.phase not in ("await_card", "round_end") or self.st is None:
             return False
         seat = self._c(self.st.to_move)
-        new, events = rules_apply(self.st, self.cards, Move(-1, -1))
+        new, events = rules_apply(self.st, Move(-1, -1))
         turn = {"seat": seat, "move": {"pass": True}}
         self.turns.append(self.store.append(turn))
         self.out({"event": "pass", "seat": seat})

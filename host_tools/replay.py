@@ -1,7 +1,7 @@
 """Replaying a game record (agentboard-record/1) through the rules core, turn by turn."""
 import json
 
-from shared_rules import layout, cards as cards_mod, notation
+from shared_rules import notation, variant
 from shared_rules.apply import apply
 from shared_rules.position import BadInput
 from shared_rules.state import new_game
@@ -25,11 +25,11 @@ def turns(rec, name="the record"):
     if type(rec) is not dict or rec.get("format") != "agentboard-record/1":
         raise RecordError("%s is not an agentboard game record (format agentboard-record/1)"
                           % name)
-    lay = layout.load()
-    cards = cards_mod.load()
+    game = variant.load(variant.DEFAULT)
+    lay = game.lay
     try:
         seats = [lay.cidx[c] for c in rec["seats"]]
-        st = new_game(lay, rec["players"], seats, lay.cidx[rec["dealer"]])
+        st = new_game(game, rec["players"], seats, lay.cidx[rec["dealer"]])
     except (KeyError, TypeError, ValueError) as e:
         raise RecordError("%s: bad players, seats or dealer (%s)" % (name, e))
     yield st
@@ -37,8 +37,8 @@ def turns(rec, name="the record"):
         raise RecordError("%s: turns must be a list" % name)
     for n, turn in enumerate(rec.get("turns", []), 1):
         try:
-            mv = notation.from_json(st, cards, turn["move"])
-            st, events = apply(st, cards, mv)
+            mv = notation.from_json(st, turn["move"])
+            st, events = apply(st, mv)
         except (KeyError, TypeError) as e:
             raise RecordError("turn %d is malformed (%s)" % (n, e))
         except BadInput as e:

@@ -1,5 +1,5 @@
 # python -m shared_rules serve          the rules-core protocol on stdin/stdout
-# python -m shared_rules demo [SEED] [PLAYERS]   plays one random game and prints it
+# python -m shared_rules demo [SEED] [PLAYERS] [GAME]   plays one random game and prints it
 # (the same under micropython -m shared_rules ...)
 import sys
 
@@ -14,9 +14,10 @@ def main(argv):
         from shared_rules import randgame
         seed = int(argv[1]) if len(argv) > 1 else 1
         players = int(argv[2]) if len(argv) > 2 else 4
-        randgame.demo(seed, players, sys.stdout)
+        game = argv[3] if len(argv) > 3 else "agent-dog"
+        randgame.demo(seed, players, sys.stdout, game)
         return 0
-    sys.stderr.write("usage: python -m shared_rules serve | demo [SEED] [PLAYERS]\n")
+    sys.stderr.write("usage: python -m shared_rules serve | demo [SEED] [PLAYERS] [GAME]\n")
     return 2
 
 

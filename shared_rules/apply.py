@@ -1,11 +1,12 @@
-# Playing a move: check it against the legal moves, carry it out, then the automatic effects in
-# the order the rulebook gives them (seed 004: flips and meetings only once the whole card is
-# played), then who is out, who has won and whose turn it is.
+# Playing a move: check it against the legal moves, carry out the card's own move, then what
+# the game makes of it (shared_rules/variant.py: Agent DOG's flips, reveals and meetings once
+# the whole card is played; DOG Royal's draw and jump), then who is out, who has won and whose
+# turn it is.
 #
-# Events are the referee's full knowledge: they name the colours of undercover pieces that
-# were knocked out or revealed. What players may see is decided elsewhere (hints, the view).
-from shared_rules import movegen
-from shared_rules.cards import STEPS, SWAP, SPLIT
+# Events are the referee's full knowledge: they name the colours of undercover pieces that were
+# knocked out or revealed. What players may see is decided elsewhere (hints, the view).
+from shared_rules import movegen, split
+from shared_rules.cards import STEPS, SWAP, SPLIT, MAGNET, SWAP_OWN
 from shared_rules.errors import BadInput
 
 
@@ -13,7 +14,7 @@ def illegal(reason):
     return BadInput("illegal", reason)
 
 
-def is_legal(st, cards, mv):
+def is_legal(st, mv):
     found = []
 
     def visit(a, b):
@@ -21,19 +22,21 @@ def is_legal(st, cards, mv):
             found.append(1)
             return True
 
-    movegen.moves(st, cards, mv.card, visit)
+    movegen.moves(st, mv.card, visit)
     return bool(found)
 
 
-def apply(st, cards, mv):
+def apply(st, mv):
     """Returns (new State, events). Raises BadInput('illegal') and leaves st untouched."""
     if mv.card < 0:
         return _pass(st)
+    game = st.game
+    cards = game.cards
     new = st.copy()
     events = []
     seat = st.to_move
     colour = st.plays(seat)
-    e = movegen.effective(st, cards, mv.card)
+    e = movegen.effective(st, mv.card)
     if e < 0:
         raise illegal("copy: no card has been played yet this round, so there is nothing to copy")
     act = cards.action[e]
@@ -42,44 +45,47 @@ def apply(st, cards, mv):
     lay = st.lay
     captured = []
     moved = []
-    if act == STEPS:
-        if not is_legal(st, cards, mv):
-            raise illegal(explain_steps(st, cards, e, colour, mv.a, mv.b))
+    if act == STEPS or act == MAGNET:
+        if not is_legal(st, mv):
+            raise illegal(explain(st, e, colour, mv))
         p = mv.a
+        d = movegen.dest_of(mv.b)
         moved.append(p)
         frm = new.pos[p]
-        q = new.at(mv.b)
+        q = new.at(d)
         if q >= 0:
             new.put(q, lay.start_area(q // lay.ppc))
             captured.append(q)
-        new.put(p, mv.b)
-        events.append({"type": "move", "from": lay.loc_json(frm), "to": lay.loc_json(mv.b)})
+        new.put(p, d)
+        events.append(game.tag({"type": "move", "from": lay.loc_json(frm),
+                                "to": lay.loc_json(d)}, p))
         if q >= 0:
-            events.append(_capture(lay, q, mv.b))
-    elif act == SWAP:
+            events.append(_capture(game, q, d))
+    elif act == SWAP or act == SWAP_OWN:
+        # two undercover pieces are a pair in either order; DOG names its own piece first
+        if not is_legal(st, mv) and not (act == SWAP and is_legal(st, _reversed(mv))):
+            raise illegal(explain_swap(st, act))
         a = mv.a
         b = mv.b
-        if a == b or not st.undercover(a) or not st.undercover(b):
-            raise illegal("swap: both pieces must be undercover (on holes), and two different ones")
         la = new.pos[a]
         lb = new.pos[b]
         new.put(a, lay.start_area(0))  # lift one off first so neither overwrites the other
         new.put(b, la)
         new.put(a, lb)
-        events.append({"type": "swap", "at": [la, lb]})
+        ev = {"type": "swap", "at": [la, lb]}
+        if game.ranked:
+            ev["rank"] = [game.rank_name(a), game.rank_name(b)]
+        events.append(ev)
     else:
-        _split(st, new, cards, e, colour, mv, events, captured, moved)
-    undercover_before = []
-    for p in moved:
-        undercover_before.append(st.undercover(p))
-    _flips_and_reveals(new, colour, moved, undercover_before, captured, events)
-    _meetings(new, moved, captured, mv.meet, events)
-    for q in captured:
-        if new.same_team(seat, q // lay.ppc):
-            new.out |= 1 << seat
-            new.cards[seat] = 0
-            events.append({"type": "out", "seat": lay.colours[seat], "reason": "own_capture"})
-            break
+        _split(st, new, e, colour, mv, events, captured, moved)
+    game.after_move(st, new, colour, e, mv, moved, captured, events)
+    if game.capture_puts_out():
+        for q in captured:
+            if new.same_team(seat, q // lay.ppc):
+                new.out |= 1 << seat
+                new.cards[seat] = 0
+                events.append({"type": "out", "seat": lay.colours[seat], "reason": "own_capture"})
+                break
     if new.cards[seat] > 0:
         new.cards[seat] -= 1
     new.last_card = e
@@ -87,145 +93,97 @@ def apply(st, cards, mv):
     return new, events
 
 
-def _capture(lay, q, at):
-    return {"type": "capture", "at": lay.loc_json(at), "colour": lay.colours[q // lay.ppc]}
-
-
-def _split(st, new, cards, e, colour, mv, events, captured, moved):
+def changes(st, act, a, b):
+    """What the card's own move (a, b) does to the board, as sensors that see occupancy alone
+    would: ([(location, occupied after), ...] for the board locations whose occupant changes,
+    [(colour, pieces in its start area after - before), ...]). The occupancy view of the move
+    apply() carries out (a citizen's jump included), without its other effects."""
     lay = st.lay
-    total = cards.steps[e][0]
-    sp = movegen.Split(st, colour)
-    steps = movegen.split_code_steps(mv.a, total)
+    if act == SWAP or act == SWAP_OWN:
+        return [(st.pos[a], 1), (st.pos[b], 1)], []
+    frm = st.pos[a]
+    d = movegen.dest_of(b)
+    j = movegen.jump_of(b)
+    board = []
+    areas = []
+    if frm < lay.nboard:
+        board.append((frm, 0))
+    else:
+        areas.append((a // lay.ppc, -1))  # comes into play
+    q = st.at(d)
+    if q >= 0:
+        areas.append((q // lay.ppc, 1))  # knocked out
+    if j < 0:
+        board.append((d, 1))
+    else:
+        if q >= 0:
+            board.append((d, 0))  # taken, and the citizen went on
+        board.append((j, 1))
+    return board, areas
+
+
+def _reversed(mv):
+    from shared_rules.move import Move
+    return Move(mv.card, mv.act, mv.b, mv.a, mv.meet)
+
+
+def _capture(game, q, at):
+    lay = game.lay
+    return game.tag({"type": "capture", "at": lay.loc_json(at),
+                     "colour": lay.colours[q // lay.ppc]}, q)
+
+
+def _split(st, new, e, colour, mv, events, captured, moved):
+    lay = st.lay
+    game = st.game
+    total = game.cards.steps[e][0]
+    sp = split.Split(st, colour)
     seg_piece = -1
     seg_from = 0
     seg_to = 0
     burned = []
-    for (p, o) in steps:
+    for (p, o) in split.unpack(mv.a, total):
         if p not in sp.movable:
             raise illegal("partner: you may move only your own, your teammate's and undercover "
                           "pieces (all colours once your or your teammate's four are home)")
-        d = movegen.split_dest(new, sp, p, o)
+        d = split.dest(new, sp, p, o)
         if d < 0:
-            raise illegal("partner: %s cannot step on from %s (a piece on its own start space "
-                          "or in a home cannot be passed; home only through the own start "
-                          "space, not from it)" % (lay.loc_json(new.pos[p]),
-                                                   lay.loc_json(new.pos[p])))
+            raise illegal("partner: %s cannot step on (a piece on its own start space or in a "
+                          "home cannot be passed; home only through the own start space, not "
+                          "from it)" % lay.loc_json(new.pos[p]))
         if p != seg_piece:
             if seg_piece >= 0:
-                _segment_events(lay, events, seg_from, seg_to, burned)
+                _segment_events(game, events, seg_from, seg_to, burned)
             seg_piece = p
             seg_from = new.pos[p]
             burned = []
-        q = movegen.split_step(new, p, d)
+        q = split.step(new, p, d)
         seg_to = d
         if p not in moved:
             moved.append(p)
         if q >= 0:
             captured.append(q)
             burned.append((q, d))
-    _segment_events(lay, events, seg_from, seg_to, burned)
+    _segment_events(game, events, seg_from, seg_to, burned)
 
 
-def _segment_events(lay, events, frm, to, burned):
+def _segment_events(game, events, frm, to, burned):
+    lay = game.lay
     events.append({"type": "move", "from": lay.loc_json(frm), "to": lay.loc_json(to)})
     for (q, at) in burned:
-        events.append(_capture(lay, q, at))
-
-
-def _flips_and_reveals(new, colour, moved, undercover_before, captured, events):
-    lay = new.lay
-    for i in range(len(moved)):
-        p = moved[i]
-        if p in captured:
-            continue  # burned later in the same card: it is back in its start area
-        loc = new.pos[p]
-        if lay.is_home(loc):
-            if undercover_before[i]:
-                _reveal(new, colour, p, loc, events)
-            continue
-        now = new.undercover(p)
-        if now != undercover_before[i]:
-            events.append({"type": "flip", "at": loc, "undercover": now})
-
-
-def _reveal(new, colour, p, loc, events):
-    # seed 004: the colour you play stays; your teammate's goes back to its start area; an
-    # opponent's goes to the deepest free home space of its own colour
-    lay = new.lay
-    c = p // lay.ppc
-    if c == colour:
-        outcome = "stays"
-        to = loc
-    elif new.same_team(colour, c):
-        outcome = "to_start"
-        to = lay.start_area(c)
-    else:
-        outcome = "to_home"
-        to = -1
-        for k in range(lay.home_n - 1, -1, -1):
-            h = lay.home(c, k)
-            if not new.board[h]:
-                to = h
-                break
-    new.put(p, to)
-    events.append({"type": "reveal", "at": lay.loc_json(loc), "colour": lay.colours[c],
-                   "outcome": outcome, "to": lay.loc_json(to)})
-
-
-def fired_meetings(st, moved):
-    """Meeting points where a moved piece ended its move (by location, ascending)."""
-    lay = st.lay
-    out = []
-    for p in moved:
-        loc = st.pos[p]
-        if loc < lay.n and lay.meeting[loc] and loc not in out:
-            out.append(loc)
-    out.sort()
-    return out
-
-
-def _meetings(new, moved, captured, meet, events):
-    lay = new.lay
-    still = [p for p in moved if p not in captured]
-    fired = fired_meetings(new, still)
-    if meet is None or len(meet) == 0:
-        if len(fired) > 1:
-            raise illegal("several meeting points fire (%s): say in 'meet' which comes first"
-                          % ", ".join([str(m) for m in fired]))
-        order = fired
-    else:
-        if sorted(meet) != fired:
-            raise illegal("'meet' must list the meeting points this move fires: %s"
-                          % (fired if fired else "none"))
-        order = meet
-    for m in order:
-        behind = (m - 1) % lay.n
-        t = behind
-        q = -1
-        for _ in range(lay.n - 1):  # the nearest piece behind, however far back
-            if new.board[t]:
-                q = new.board[t] - 1
-                break
-            t = t - 1 if t else lay.n - 1
-        if q < 0:
-            continue  # no other piece on the track: nothing happens
-        was_undercover = new.undercover(q)
-        new.put(q, behind)
-        events.append({"type": "meeting", "point": m, "from": t, "to": behind})
-        if not was_undercover:
-            events.append({"type": "flip", "at": behind, "undercover": True})
+        events.append(_capture(game, q, at))
 
 
 def _pass(st):
     new = st.copy()
     seat = st.to_move
     events = []
-    if st.players == 4:
+    if st.team_game():
         new.out |= 1 << seat
         new.cards[seat] = 0
         events.append({"type": "out", "seat": st.lay.colours[seat], "reason": "pass"})
     elif new.cards[seat] > 0:
-        new.cards[seat] -= 1  # 2-3 players: discard one card, stay in the round
+        new.cards[seat] -= 1  # without teams: discard one card, stay in the round
     _finish_turn(new, events)
     return new, events
 
@@ -250,14 +208,26 @@ def _finish_turn(new, events):
     new.out = 0
     new.last_card = -1
     for c in seats:
-        new.cards[c] = 5
+        new.cards[c] = new.game.hand
     events.append({"type": "round_end", "dealer": lay.colours[d]})
 
 
-def explain_steps(st, cards, e, colour, p, dest):
-    """A reason for a person why piece p may not go to dest with card kind e."""
+def explain_swap(st, act):
+    if act == SWAP:
+        return "swap: both pieces must be undercover (on holes), and two different ones"
+    return ("swap: one of your pieces on the track changes places with a piece of another "
+            "colour on the track; pieces on their own start space or in a home cannot be "
+            "swapped")
+
+
+def explain(st, e, colour, mv):
+    """A reason for a person why piece mv.a may not go to mv.b with card kind e."""
+    game = st.game
+    cards = game.cards
     lay = st.lay
     name = cards.names[e]
+    p = mv.a
+    dest = movegen.dest_of(mv.b)
     frm = st.pos[p]
     if frm >= lay.nboard:
         if not cards.enter[e]:
@@ -268,16 +238,20 @@ def explain_steps(st, cards, e, colour, p, dest):
         if dest != lay.start[colour]:
             return "a piece comes into play on its own start space %d" % lay.start[colour]
         return "your own piece on start space %d: you cannot enter another there" % dest
-    if frm < lay.n and lay.hole[frm]:
-        if not movegen.undercover_allowed(st, colour):
-            return ("one of your pieces stands on your start space %d: you cannot move "
-                    "undercover pieces now" % lay.start[colour])
-    elif p // lay.ppc != colour:
-        return "you may move only %s pieces and undercover pieces" % lay.colours[colour]
+    if not game.fill_movable(st, colour)[p]:
+        return game.why_not_movable(st, colour, p)
+    why = game.explain(st, e, colour, mv)
+    if why:
+        return why
+    if cards.action[e] == MAGNET:
+        return ("the magnet moves a piece on the track to the space directly behind the next "
+                "piece ahead of it; %s to %s is not that" % (lay.loc_json(frm),
+                                                               lay.loc_json(dest)))
     if lay.is_home(dest) and lay.home_colour(dest) != colour:
         return "a piece may only go into the home of the colour you play"
-    return ("%s moves a piece exactly %s steps forward; %s to %s is not one of them (a piece "
-            "on its own start space or in a home cannot be passed or knocked out; home is "
-            "entered through the own start space, not from it)"
-            % (name, " or ".join([str(n) for n in cards.steps[e]]), lay.loc_json(frm),
+    return ("%s moves a piece exactly %s steps %s; %s to %s is not one of them (a piece on its "
+            "own start space or in a home cannot be passed or knocked out; home is entered "
+            "through the own start space, not from it)"
+            % (name, " or ".join([str(n) for n in cards.steps[e]]),
+               "forward or backward" if cards.backward[e] else "forward", lay.loc_json(frm),
                lay.loc_json(dest)))

@@ -8,6 +8,8 @@ from shared_rules.errors import BadInput
 DEFAULT = "agent-dog"
 _MODULES = {
     "agent-dog": "shared_rules.track_game",
+    "dog": "shared_rules.track_game",
+    "dog-royal": "shared_rules.track_game",
     "agent-avenue": "shared_rules.avenue.game",
 }
 _loaded = {}

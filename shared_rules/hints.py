@@ -1,17 +1,19 @@
 # What the board may light for a card: the pieces that can move and where each can end up.
 # Built from the legal moves, which are colour-blind for undercover pieces, so hints show
 # public information only.
-from shared_rules import movegen
-from shared_rules.cards import SWAP, SPLIT
+from shared_rules import movegen, split
+from shared_rules.cards import SWAP, SWAP_OWN, SPLIT
 
 
-def hints(st, cards, k):
+def hints(st, k):
     """Returns (movable, targets): a list of locations and {location: [locations]}."""
     movable = []
     targets = {}
     origin = bytearray(st.pos)
-    e = movegen.effective(st, cards, k)
-    total = cards.steps[e][0] if e >= 0 and cards.action[e] == SPLIT else 0
+    e = movegen.effective(st, k)
+    cards = st.game.cards
+    act = cards.action[e] if e >= 0 else -1
+    total = cards.steps[e][0] if act == SPLIT else 0
 
     def add(frm, to):
         if frm not in movable:
@@ -24,19 +26,24 @@ def hints(st, cards, k):
                 t.append(to)
 
     def visit(a, b):
-        if not total:
-            add(origin[a], origin[b] if act_is_swap else b)
-            if act_is_swap:
-                add(origin[b], origin[a])
-            return
-        # st stands after the split's steps here: targets are the final spaces of moved
-        # pieces that were not burned later in the same card
-        for (p, _) in movegen.split_code_steps(a, total):
-            now = st.pos[p]
-            add(origin[p], now if now < st.lay.nboard else -1)
+        if act == SWAP:  # two undercover pieces: each is a target of the other
+            add(origin[a], origin[b])
+            add(origin[b], origin[a])
+        elif act == SWAP_OWN:  # your piece, and the pieces it can change places with
+            add(origin[a], origin[b])
+        elif total:
+            # st stands after the split's steps here: targets are the final spaces of moved
+            # pieces that were not burned later in the same card
+            for (p, _) in split.unpack(a, total):
+                now = st.pos[p]
+                add(origin[p], now if now < st.lay.nboard else -1)
+        else:
+            add(origin[a], movegen.dest_of(b))
+            j = movegen.jump_of(b)
+            if j >= 0:
+                add(origin[a], j)
 
-    act_is_swap = e >= 0 and cards.action[e] == SWAP
-    movegen.moves(st, cards, k, visit)
+    movegen.moves(st, k, visit)
     return movable, targets
 
 
@@ -48,22 +55,22 @@ def segment_ends(st, sp, p, left, visit):
     piece may turn into home, the walk forks into the home and along the track. A visit that
     returns True stops the walk, and segment_ends returns True. The steps are taken in st and
     taken back before it returns."""
-    if movegen.split_dest(st, sp, p, 1) >= 0 and _step_on(st, sp, p, left, 1, visit):
+    if split.dest(st, sp, p, 1) >= 0 and _step_on(st, sp, p, left, 1, visit):
         return True
     return _step_on(st, sp, p, left, 0, visit)
 
 
 def _step_on(st, sp, p, steps, o, visit):
     # one step of p (o=1: into home), a visit if the card can be finished from there, then on
-    d = movegen.split_dest(st, sp, p, o)
+    d = split.dest(st, sp, p, o)
     if d < 0:
         return False
     frm = st.pos[p]
-    q = movegen.split_step(st, p, d)
-    stop = movegen.split_completable(st, sp, steps - 1) and visit(d)
+    q = split.step(st, p, d)
+    stop = split.completable(st, sp, steps - 1) and visit(d)
     if not stop and steps > 1:
         stop = segment_ends(st, sp, p, steps - 1, visit)
-    movegen.split_unstep(st, p, frm, d, q)
+    split.unstep(st, p, frm, d, q)
     return stop
 
 

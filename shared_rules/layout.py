@@ -1,6 +1,6 @@
-# A board layout: the track, holes, meeting points, start spaces, homes and teams, read from a
-# data file. Everything the rules need about the board geometry is a table here, so another
-# layout (a 6-seat board, DOG) is a new data file, not new code.
+# A board layout: the track, holes, meeting points, special spaces, start spaces, homes and
+# teams, read from a data file. Everything the rules need about the board geometry is a table
+# here, so another layout (the DOG boards with 4 and 6 seats) is a data file, not new code.
 #
 # Location codes (one small int each, so positions fit in a bytearray):
 #   0 .. track-1                         track spaces
@@ -33,9 +33,16 @@ class Layout:
             s = spec["start"][self.colours[c]]
             self.start[c] = s
             self.start_owner[s] = c
+        # the track's next and previous space, so a walk steps by lookup, not by arithmetic
+        self.ahead = bytearray([(t + 1) % n for t in range(n)])
+        self.behind = bytearray([(t - 1) % n for t in range(n)])
         self.hole = bytearray(n)
         for h in spec["holes"]:
             self.hole[h] = 1
+        self.special = bytearray(n)  # DOG Royal: ending a move here draws a card
+        self.special_spaces = sorted(spec.get("special_spaces", []))
+        for s in self.special_spaces:
+            self.special[s] = 1
         self.meeting = bytearray(n)
         self.meeting_points = sorted(spec["meeting_points"])
         for m in self.meeting_points:
@@ -43,6 +50,7 @@ class Layout:
             if not self.hole[behind]:
                 raise ValueError("layout: the space behind meeting point %d is not a hole" % m)
             self.meeting[m] = 1
+        self.team_players = tuple(spec.get("team_players", ()))  # player counts that play as teams
         self.mate = bytearray([EMPTY] * ncol)
         for team in spec["teams"]:
             if len(team) == 2:

@@ -5,8 +5,9 @@ from shared_rules.cards import SPLIT
 
 
 class Move:
-    """STEPS: a = piece, b = destination. SWAP: a, b = the two pieces. SPLIT: a = split code.
-    meet: order of the meeting points when several fire. A pass has card -1."""
+    """STEPS, MAGNET: a = piece, b = destination (with a jump packed in: movegen.jump_of).
+    SWAP, SWAP_OWN: a, b = the two pieces. SPLIT: a = the packed single steps (split.pack).
+    meet: the order of the meeting points when several fire. A pass has card -1."""
 
     def __init__(self, card, act, a=0, b=0, meet=None):
         self.card = card
@@ -14,18 +15,6 @@ class Move:
         self.a = a
         self.b = b
         self.meet = meet
-
-
-def split_fired(st, code, total):
-    """Meeting points the split move `code` fires; st must stand after its steps."""
-    lay = st.lay
-    fired = []
-    for (p, _) in movegen.split_code_steps(code, total):
-        loc = st.pos[p]
-        if loc < lay.n and lay.meeting[loc] and loc not in fired:
-            fired.append(loc)
-    fired.sort()
-    return fired
 
 
 def permutations(items):
@@ -39,35 +28,30 @@ def permutations(items):
     return out
 
 
-def legal_moves(st, cards, k):
+def _split_total(st, k):
+    e = movegen.effective(st, k)
+    cards = st.game.cards
+    return cards.steps[e][0] if e >= 0 and cards.action[e] == SPLIT else 0
+
+
+def legal_moves(st, k):
     found = []
-    e = movegen.effective(st, cards, k)
-    total = cards.steps[e][0] if e >= 0 and cards.action[e] == SPLIT else 0
+    total = _split_total(st, k)
+    game = st.game
 
     def visit(a, b):
-        if total:
-            found.append((a, split_fired(st, a, total)))
-        else:
-            found.append((a, b))
+        # a split's orders are read while st stands after its steps
+        found.append((a, game.orders(st, a, total) if total else b))
 
-    act = movegen.moves(st, cards, k, visit)
+    act = movegen.moves(st, k, visit)
     out = []
     for (a, b) in found:
-        if total and len(b) > 1:
-            for order in permutations(b):
+        if total:
+            for order in b:
                 out.append(Move(k, act, a, 0, order))
-        elif total:
-            out.append(Move(k, act, a, 0))
         else:
             out.append(Move(k, act, a, b))
     return out
-
-
-def _factorial(n):
-    f = 1
-    for i in range(2, n + 1):
-        f *= i
-    return f
 
 
 class _Pick:
@@ -83,31 +67,27 @@ class _Pick:
         self.meet = None
 
     def visit(self, a, b):
+        orders = None
         k = 1
-        fired = None
         if self.total:
-            fired = split_fired(self.st, a, self.total)
-            k = _factorial(len(fired))
+            orders = self.st.game.orders(self.st, a, self.total)
+            k = len(orders)
         if self.n <= self.want < self.n + k:
             self.a = a
             self.b = b
-            if fired is not None and len(fired) > 1:
-                self.meet = permutations(fired)[self.want - self.n]
+            if orders is not None:
+                self.meet = orders[self.want - self.n]
         self.n += k
 
 
-def count_moves(st, cards, k):
-    e = movegen.effective(st, cards, k)
-    total = cards.steps[e][0] if e >= 0 and cards.action[e] == SPLIT else 0
-    pick = _Pick(st, total, -1)
-    movegen.moves(st, cards, k, pick.visit)
+def count_moves(st, k):
+    pick = _Pick(st, _split_total(st, k), -1)
+    movegen.moves(st, k, pick.visit)
     return pick.n
 
 
-def nth_move(st, cards, k, i):
+def nth_move(st, k, i):
     """The i-th legal move of card k (in legal_moves order) without listing the others."""
-    e = movegen.effective(st, cards, k)
-    total = cards.steps[e][0] if e >= 0 and cards.action[e] == SPLIT else 0
-    pick = _Pick(st, total, i)
-    act = movegen.moves(st, cards, k, pick.visit)
+    pick = _Pick(st, _split_total(st, k), i)
+    act = movegen.moves(st, k, pick.visit)
     return Move(k, act, pick.a, pick.b, pick.meet)

@@ -3,32 +3,40 @@
 # Generators call visit(a, b) once per legal move, without building lists, so the device can
 # light hints or match a board against the moves without holding them all in its heap; a visit
 # that returns True stops the walk (the position is left as it was):
-#   STEPS cards: visit(piece, destination)         (entering a piece: from its start area)
-#   SWAP:        visit(piece_a, piece_b)
-#   SPLIT:       visit(code, 0); code packs the single steps (see split_code)
+#   STEPS, MAGNET: visit(piece, destination)   (entering a piece: from its start area); a
+#                  citizen's jump after it is packed into the destination (see jump_of)
+#   SWAP, SWAP_OWN: visit(piece_a, piece_b)
+#   SPLIT:         visit(code, 0); code packs the single steps (shared_rules/split.py)
 # Pieces are visited in order of where they stand, never by colour, so positions that differ
 # only in which colour hides under which undercover piece produce the same moves in the same
 # order (hidden information must not leak through legality).
-from shared_rules.cards import STEPS, SWAP, COPY, SPLIT
+#
+# What differs between the games comes from the position's variant (shared_rules/variant.py),
+# asked once per card: which pieces the seat may move, and per piece rank a table of the spaces
+# it may not pass and one of the spaces it may not end on.
+from shared_rules.cards import STEPS, SWAP, COPY, SPLIT, MAGNET, SWAP_OWN
+from shared_rules import split
 
-SPLIT_BITS = 6  # bits per single step in a split code: piece << 1 | into-home option
+JUMP = 256  # a destination with a jump: dest + JUMP * (jump target + 1)
 
 
-def effective(st, cards, k):
-    # the card kind whose rules apply: a copy plays the last card of this round (-1: none)
-    if cards.action[k] == COPY:
+def dest_of(b):
+    return b & 0xFF
+
+
+def jump_of(b):
+    """The space a citizen jumps on to after its move, or -1."""
+    return (b >> 8) - 1
+
+
+def effective(st, k):
+    """The card kind whose rules apply: a copy plays the last card of this round (-1: none)."""
+    if st.game.cards.action[k] == COPY:
         return st.last_card
     return k
 
 
-def undercover_allowed(st, colour):
-    # while a piece of the colour you play stands on its own start space, you may not move
-    # undercover pieces with an ordinary move (seed 000: WHICH PIECES CAN I MOVE?)
-    q = st.board[st.lay.start[colour]]
-    return not (q and (q - 1) // st.lay.ppc == colour)
-
-
-def any_move(st, cards, k):
+def any_move(st, k):
     """Whether card kind k can be played at all (stops at the first legal move)."""
     found = []
 
@@ -36,90 +44,170 @@ def any_move(st, cards, k):
         found.append(1)
         return True
 
-    moves(st, cards, k, visit)
+    moves(st, k, visit)
     return bool(found)
 
 
-def moves(st, cards, k, visit):
-    """Visit every legal move of card kind k for the seat to move. Returns the action."""
-    e = effective(st, cards, k)
+def moves(st, k, visit):
+    """Visits every legal move of card kind k for the seat to move. Returns the action."""
+    e = effective(st, k)
     if e < 0:
         return COPY  # a copy with nothing to copy: no moves
+    cards = st.game.cards
     act = cards.action[e]
     colour = st.plays(st.to_move)
     if act == STEPS:
-        step_moves(st, colour, cards.steps[e], cards.enter[e], visit)
+        step_moves(st, colour, e, visit)
     elif act == SWAP:
-        swap_moves(st, visit)
+        swap_undercover_moves(st, visit)
     elif act == SPLIT:
-        split_moves(st, colour, cards.steps[e][0], visit)
+        split.moves(st, colour, cards.steps[e][0], visit)
+    elif act == MAGNET:
+        magnet_moves(st, colour, visit)
+    elif act == SWAP_OWN:
+        swap_own_moves(st, colour, visit)
     return act
 
 
 # -- cards that move one piece a number of steps ---------------------------------------------
 
-def step_moves(st, colour, steps, enter, visit):
+class Walk:
+    """One counted card's walk: the position, the visit, and the tables of the variant for the
+    mover's colour and the card, looked up once, so the step functions take few arguments and
+    keep few locals (MicroPython puts a frame of more than 11 words on the heap). Each variant
+    keeps one and fills it per card (begin), so a card allocates none; walks do not nest."""
+
+    def __init__(self, game):
+        lay = game.lay
+        self.limits = game.limits
+        self.short = game.short
+        self.jumps = game.jumps
+        self.ppc = lay.ppc
+        self.ntrack = lay.n
+        self.ahead = lay.ahead
+        self.behind = lay.behind
+        self.special = lay.special
+        self.begin(None, 0, 0, None)
+
+    def begin(self, st, colour, green, visit):
+        self.st = st
+        self.visit = visit
+        self.colour = colour
+        if st is None:
+            self.blocks = self.lands = None
+            self.start = 0
+            return self
+        self.blocks, self.lands = st.game.pass_tables(st, colour, green)
+        self.start = st.lay.start[colour]  # the mover's start space: home lies past it
+        return self
+
+
+def step_moves(st, colour, e, visit):
+    game = st.game
+    cards = game.cards
     lay = st.lay
     board = st.board
     n_track = lay.n
-    ppc = lay.ppc
-    uc_ok = undercover_allowed(st, colour)
+    steps = cards.steps[e]
+    back = cards.backward[e]
+    w = game.walk.begin(st, colour, cards.green[e], visit)
+    movable = game.fill_movable(st, colour)
     for loc in range(lay.nboard):
         q = board[loc]
-        if not q:
+        if not q or not movable[q - 1]:
             continue
         p = q - 1
-        if loc < n_track:
-            if lay.hole[loc]:
-                if not uc_ok:
-                    continue
-            elif p // ppc != colour:
+        limit = w.limits[p % w.ppc]
+        for n in steps:
+            if n > limit:
                 continue
-            # an undercover piece may only go into the home of the colour the mover plays
-            for n in steps:
-                if track_dests(st, p, loc, colour, n, visit):
+            if loc < n_track:
+                if track_dests(w, p, loc, n) or (back and back_dest(w, p, loc, n)):
                     return True
-        elif lay.home_colour(loc) == colour:
-            for n in steps:
+            else:
                 d = home_dest(st, loc, n)
                 if d >= 0 and visit(p, d):
                     return True
-    if enter:
-        return enter_move(st, colour, visit)
+    if cards.enter[e]:
+        return enter_moves(st, colour, visit)
     return False
 
 
-def blocked(st, t):
-    # a piece on its own-coloured start space can be neither passed nor knocked out
-    q = st.board[t]
-    return q and st.lay.start_owner[t] == (q - 1) // st.lay.ppc
-
-
-def track_dests(st, p, loc, home_colour, n, visit):
-    lay = st.lay
-    n_track = lay.n
-    first_block = n + 1
+def track_dests(w, p, loc, n):
+    """Piece p on track space loc, exactly n steps forward: along the track, and into the home
+    of the colour the mover plays when the walk passes that colour's start space."""
+    blocks = w.blocks[p % w.ppc]
+    ahead = w.ahead
     t = loc
-    for i in range(1, n + 1):
-        t += 1
-        if t == n_track:
-            t = 0
-        if blocked(st, t):
-            first_block = i
+    i = 0
+    while i < n:  # i: the steps walked up to the first piece that cannot be passed
+        t = ahead[t]
+        i += 1
+        if blocks[t]:
             break
-    if first_block > n and visit(p, t):
+    if i == n and not w.lands[p % w.ppc][t] and (w.visit(p, t) or (
+            w.special[t] and w.jumps[p % w.ppc] and jump_on(w, p, loc, t))):
         return True
-    s = lay.start[home_colour]
-    if loc != s:  # a piece cannot go into home straight from its start space
-        k0 = (s - loc) % n_track
-        r = n - k0
-        if k0 >= 1 and 1 <= r <= lay.home_n and first_block > k0:
-            base = lay.home(home_colour, 0)
-            for j in range(r):
-                if st.board[base + j]:
-                    return False  # home pieces can be neither passed nor knocked out
-            return visit(p, base + r - 1)
+    if loc != w.start:  # a piece cannot go into home straight from its start space
+        k0 = (w.start - loc) % w.ntrack
+        if k0 < n and i > k0:
+            return home_ends(w, p, n - k0)
     return False
+
+
+def home_ends(w, p, r):
+    """Piece p passing the mover's start space with r steps left: into that home, r spaces
+    deep (or fewer where the game lets the piece leave points unused)."""
+    st = w.st
+    lay = st.lay
+    base = lay.home(w.colour, 0)
+    lo = r - w.short[p % w.ppc]
+    j = 0
+    while j < r and j < lay.home_n:
+        if st.board[base + j]:
+            return False  # home pieces can be neither passed nor knocked out
+        j += 1
+        if j >= lo and w.visit(p, base + j - 1):
+            return True
+    return False
+
+
+def back_dest(w, p, loc, n):
+    """Piece p on track space loc, exactly n steps backward (the DOG 4): it hops like a forward
+    move and never leaves or enters a home."""
+    blocks = w.blocks[p % w.ppc]
+    behind = w.behind
+    t = loc
+    for i in range(n):
+        t = behind[t]
+        if i < n - 1 and blocks[t]:
+            return False
+    if w.lands[p % w.ppc][t]:
+        return False
+    return w.visit(p, t) or (w.special[t] and w.jumps[p % w.ppc] and jump_on(w, p, loc, t))
+
+
+def jump_on(w, p, loc, t):
+    """The move of p from loc to the special space t once more, with the jump on (DOG Royal's
+    citizen) to the next free special space."""
+    j = next_free_special(w.st, t, loc)
+    return j >= 0 and w.visit(p, t + JUMP * (j + 1))
+
+
+def next_free_special(st, t, vacated):
+    """The next special space clockwise after t that is free once a piece has left
+    `vacated` and stands on t; -1 when none is."""
+    lay = st.lay
+    specials = lay.special_spaces
+    m = len(specials)
+    i = 0
+    while specials[i] != t:
+        i += 1
+    for j in range(1, m):
+        s = specials[(i + j) % m]
+        if not st.board[s] or s == vacated:
+            return s
+    return -1
 
 
 def home_dest(st, loc, n):
@@ -133,7 +221,10 @@ def home_dest(st, loc, n):
     return loc + n
 
 
-def enter_move(st, colour, visit):
+def enter_moves(st, colour, visit):
+    """A piece from the colour's start area onto its start space; a piece of another colour
+    there is knocked out, an own one makes it impossible. The pieces waiting are alike, so one
+    move stands for all, unless the game ranks them (one move per rank waiting)."""
     lay = st.lay
     s = lay.start[colour]
     q = st.board[s]
@@ -141,14 +232,45 @@ def enter_move(st, colour, visit):
         return False
     area = lay.start_area(colour)
     base = colour * lay.ppc
+    each = st.game.ranked
     for p in range(base, base + lay.ppc):
         if st.pos[p] == area:
-            # the pieces in a start area are alike: one move stands for all
-            return visit(p, s)
+            if visit(p, s):
+                return True
+            if not each:
+                return False
     return False
 
 
-# -- swap ------------------------------------------------------------------------------------
+# -- the magnet (DOG) ------------------------------------------------------------------------
+
+def magnet_moves(st, colour, visit):
+    """A piece on the track moves up to the space directly behind the next piece ahead of it
+    on the track (any colour); it cannot stop earlier, enter a home nor move in one."""
+    game = st.game
+    lay = st.lay
+    n_track = lay.n
+    w = game.walk.begin(st, colour, 0, visit)
+    movable = game.fill_movable(st, colour)
+    for loc in range(n_track):
+        q = st.board[loc]
+        if not q or not movable[q - 1]:
+            continue
+        t = loc
+        for _ in range(n_track - 1):
+            t = t + 1 if t + 1 < n_track else 0
+            if st.board[t]:
+                break
+        if t == loc or not st.board[t]:
+            continue  # no other piece on the track
+        d = t - 1 if t else n_track - 1
+        if d != loc and (w.visit(q - 1, d) or (w.special[d] and w.jumps[(q - 1) % w.ppc]
+                                               and jump_on(w, q - 1, loc, d))):
+            return True
+    return False
+
+
+# -- swaps -------------------------------------------------------------------------------------
 
 def undercover_pieces(st):
     lay = st.lay
@@ -159,7 +281,8 @@ def undercover_pieces(st):
     return out
 
 
-def swap_moves(st, visit):
+def swap_undercover_moves(st, visit):
+    """Agent DOG's swap: two undercover pieces change places (every pair once)."""
     uc = undercover_pieces(st)
     for i in range(len(uc)):
         for j in range(i + 1, len(uc)):
@@ -168,224 +291,17 @@ def swap_moves(st, visit):
     return False
 
 
-# -- the Partner 4: steps split over several pieces, each step taken singly -----------------
-
-class Split:
-    """What stays fixed while one split card is played, as lookup tables, so the step
-    function stays small: MicroPython puts a frame of more than 11 words on the heap."""
-
-    def __init__(self, st, colour):
-        lay = st.lay
-        n = lay.n
-        npieces = lay.npieces
-        self.n = n
-        self.nb = lay.nboard
-        self.colour = colour
-        self.origin = bytearray(st.pos)
-        # next location of a single step: the track wraps; home spaces lead deeper; 255: none
-        nxt = bytearray(lay.nboard)
-        for t in range(lay.nboard):
-            if t < n:
-                nxt[t] = t + 1 if t + 1 < n else 0
-            else:
-                nxt[t] = t + 1 if lay.home_index(t) + 1 < lay.home_n else 255
-        self.nxt = nxt
-        # prot[p]: the space where piece p cannot be passed (its own start space), 255: none.
-        # Pieces undercover when the card was played never block: their colour is unknown
-        # until the card ends, and flips wait for the last step.
-        self.prot = bytearray([255] * npieces)
-        # hstart[p]: the start space from which piece p may turn into home (255: it may not,
-        # because it began the card there); hentry[p]: that home's first space. A visible
-        # piece goes home to its own colour, an undercover one to the colour the mover plays.
-        self.hstart = bytearray([255] * npieces)
-        self.hentry = bytearray(npieces)
-        uc = 0
-        for p in range(npieces):
-            loc = st.pos[p]
-            if loc >= lay.nboard:
-                continue
-            h = p // lay.ppc
-            if st.undercover(p):
-                uc |= 1 << p
-                h = colour
-            else:
-                self.prot[p] = lay.start[h]
-            if loc != lay.start[h]:
-                self.hstart[p] = lay.start[h]
-            self.hentry[p] = lay.home(h, 0)
-        self.ucmask = uc
-        self.area = bytearray(npieces)  # where each piece goes when it is burned
-        for p in range(npieces):
-            self.area[p] = lay.start_area(p // lay.ppc)
-        seat = st.to_move
-        if st.players != 4:
-            allowed = (1 << lay.ncol) - 1  # 2-3 players: every colour
-        else:
-            m = st.mate(seat)
-            allowed = (1 << seat) | (1 << m)
-            if st.all_home(seat) or st.all_home(m):
-                allowed = (1 << lay.ncol) - 1
-        movable = []
-        for loc in range(lay.nboard):
-            q = st.board[loc]
-            if q and (uc >> (q - 1) & 1 or allowed >> ((q - 1) // lay.ppc) & 1):
-                movable.append(q - 1)
-        self.movable = movable  # ordered by location: colour-blind for undercover pieces
-
-
-def split_dest(st, sp, p, o):
-    """Where one single step of piece p goes (o=1: from its start space into home), or -1.
-    Steps onto any piece burn it, except a piece on its own start space or in a home."""
-    cur = st.pos[p]
-    if o:
-        if cur != sp.hstart[p]:
-            return -1
-        d = sp.hentry[p]
-        return -1 if st.board[d] else d
-    if cur >= sp.nb:
-        return -1  # knocked out earlier in this card
-    d = sp.nxt[cur]
-    if d == 255:
-        return -1
-    q = st.board[d]
-    if q and (d >= sp.n or sp.prot[q - 1] == d):
-        return -1
-    return d
-
-
-def split_step(st, p, d):
-    """Take one step; a piece stepped onto is burned (knocked out). Returns it, or -1."""
-    q = st.board[d] - 1
-    if q >= 0:
-        st.put(q, st.lay.start_area(q // st.lay.ppc))
-    st.put(p, d)
-    return q
-
-
-def split_unstep(st, p, frm, d, q):
-    """Takes back split_step(st, p, d) of piece p from frm that burned q (-1: none)."""
-    st.put(p, frm)
-    if q >= 0:
-        st.put(q, d)
-
-
-def split_moves(st, colour, total, visit):
-    return split_walk(st, Split(st, colour), total, visit)
-
-
-def split_walk(st, sp, total, visit):
-    """The split moves of `total` steps from st, for a card whose fixed facts are sp (st may
-    already stand some steps into that card: a referee following the players step by step)."""
-    movable = sp.movable
-    m = len(movable)
-    if not m:
-        return False
-    origin = sp.origin
-    hstart = sp.hstart
-    hentry = sp.hentry
-    nxt = sp.nxt
-    nb = sp.nb
-    area = sp.area
-    pos = st.pos
-    board = st.board
-    sp_piece = bytearray(total)
-    sp_from = bytearray(total)
-    sp_to = bytearray(total)
-    sp_burn = bytearray(total)  # burned piece + 1
-    choice = bytearray(total + 1)
-    limit = 2 * m
-    depth = 0
-    while True:
-        if depth == total:
-            code = 0
-            i = total - 1
-            while i >= 0:
-                code = code << SPLIT_BITS | sp_piece[i] << 1 | (choice[i] & 1)
-                i -= 1
-            if visit(code, 0):
-                limit = 0  # stop: every level now counts as exhausted and unwinds its step
-            c = limit  # leaf: go back up
-        else:
-            c = choice[depth]
-        if c >= limit:
-            if depth == 0:
-                return limit == 0
-            depth -= 1
-            p = sp_piece[depth]
-            board[sp_to[depth]] = sp_burn[depth]
-            if sp_burn[depth]:
-                pos[sp_burn[depth] - 1] = sp_to[depth]
-            pos[p] = sp_from[depth]
-            board[sp_from[depth]] = p + 1
-            choice[depth] += 1
+def swap_own_moves(st, colour, visit):
+    """DOG's swap: a piece of the colour the mover plays, on the track, changes places with a
+    piece of another colour on the track; pieces on their own start space cannot be swapped."""
+    lay = st.lay
+    prot = st.game.fill_protected(st)
+    for a in range(lay.n):
+        qa = st.board[a]
+        if not qa or prot[a] or (qa - 1) // lay.ppc != colour:
             continue
-        p = movable[c >> 1]
-        cur = pos[p]
-        # where this step would land, from the tables (validity is split_dest's to decide)
-        if c & 1:
-            if cur != hstart[p]:
-                choice[depth] = c + 1
-                continue
-            d = hentry[p]
-        else:
-            if cur >= nb:
-                choice[depth] = c + 1  # burned earlier in this card
-                continue
-            d = nxt[cur]
-        # Partial-order reduction: steps of different pieces that touch disjoint locations
-        # commute, so of all orders of such steps only the one that lists the piece standing
-        # further back first is walked (lexicographic normal form of the step sequence).
-        key = origin[p]
-        i = depth - 1
-        canonical = True
-        while i >= 0:
-            q = sp_piece[i]
-            if q == p:
-                break
-            f = sp_from[i]
-            t = sp_to[i]
-            if f == cur or f == d or t == cur or t == d:
-                break
-            if key < origin[q]:
-                canonical = False
-                break
-            i -= 1
-        if not canonical or split_dest(st, sp, p, c & 1) < 0:
-            choice[depth] = c + 1
-            continue
-        # take the step in place (undone above when the walk comes back)
-        q = board[d]
-        if q:
-            pos[q - 1] = area[q - 1]  # burned: back to its start area
-        board[cur] = 0
-        board[d] = p + 1
-        pos[p] = d
-        sp_piece[depth] = p
-        sp_from[depth] = cur
-        sp_to[depth] = d
-        sp_burn[depth] = q
-        depth += 1
-        choice[depth] = 0
-
-
-def split_completable(st, sp, steps):
-    """Whether `steps` more single steps of the split card sp can still be played from st
-    (stops at the first way found; st is left as it was)."""
-    found = []
-
-    def visit(a, b):
-        found.append(1)
-        return True
-
-    split_walk(st, sp, steps, visit)
-    return bool(found)
-
-
-def split_code_steps(code, total):
-    """[(piece, o), ...] from a split code."""
-    out = []
-    mask = (1 << SPLIT_BITS) - 1
-    for i in range(total):
-        v = (code >> (SPLIT_BITS * i)) & mask
-        out.append((v >> 1, v & 1))
-    return out
+        for b in range(lay.n):
+            qb = st.board[b]
+            if qb and not prot[b] and (qb - 1) // lay.ppc != colour and visit(qa - 1, qb - 1):
+                return True
+    return False

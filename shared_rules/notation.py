@@ -1,8 +1,8 @@
 # Moves in the protocol's JSON form, to and from the compact Move.
-from shared_rules import movegen
+from shared_rules import movegen, split
 from shared_rules.apply import illegal
 from shared_rules.move import Move
-from shared_rules.cards import STEPS, SWAP, SPLIT
+from shared_rules.cards import STEPS, SWAP, SPLIT, MAGNET, SWAP_OWN
 from shared_rules.errors import BadInput
 
 
@@ -17,46 +17,55 @@ def card_index(cards, name):
     return k
 
 
-def to_json(st, cards, mv) -> dict:
+def to_json(st, mv) -> dict:
     if mv.card < 0:
         return {"pass": True}
+    game = st.game
     lay = st.lay
-    out = {"card": cards.names[mv.card]}
-    if mv.act == SWAP:
+    out = {"card": game.cards.names[mv.card]}
+    if mv.act == SWAP or mv.act == SWAP_OWN:
         out["swap"] = [st.pos[mv.a], st.pos[mv.b]]
-    elif mv.act == STEPS:
-        out["path"] = [[lay.loc_json(st.pos[mv.a]), lay.loc_json(mv.b)]]
+    elif mv.act == STEPS or mv.act == MAGNET:
+        frm = st.pos[mv.a]
+        out["path"] = [[lay.loc_json(frm), lay.loc_json(movegen.dest_of(mv.b))]]
+        if game.ranked and frm >= lay.nboard:
+            out["rank"] = game.rank_name(mv.a)  # which piece comes into play
+        j = movegen.jump_of(mv.b)
+        if j >= 0:
+            out["jump"] = j
     else:
-        out["path"] = split_path(st, cards, mv)
+        out["path"] = split_path(st, mv)
     if mv.meet:
         out["meet"] = list(mv.meet)
     return out
 
 
-def split_total(st, cards, mv):
-    return cards.steps[movegen.effective(st, cards, mv.card)][0]
+def split_total(st, mv):
+    return st.game.cards.steps[movegen.effective(st, mv.card)][0]
 
 
-def split_path(st, cards, mv):
+def split_path(st, mv):
     # replay the single steps and write consecutive steps of one piece as one segment
     lay = st.lay
     work = st.copy()
-    sp = movegen.Split(st, st.plays(st.to_move))
+    sp = split.Split(st, st.plays(st.to_move))
     path = []
     last = -1
-    for (p, o) in movegen.split_code_steps(mv.a, split_total(st, cards, mv)):
-        d = movegen.split_dest(work, sp, p, o)
+    for (p, o) in split.unpack(mv.a, split_total(st, mv)):
+        d = split.dest(work, sp, p, o)
         if p == last:
             path[-1][1] = lay.loc_json(d)
         else:
             path.append([lay.loc_json(work.pos[p]), lay.loc_json(d)])
         last = p
-        movegen.split_step(work, p, d)
+        split.step(work, p, d)
     return path
 
 
-def from_json(st, cards, obj):
+def from_json(st, obj):
     """Parse a protocol MOVE for the position st. Raises BadInput."""
+    game = st.game
+    cards = game.cards
     lay = st.lay
     if type(obj) is not dict:
         raise bad_request("move must be a JSON object")
@@ -66,14 +75,15 @@ def from_json(st, cards, obj):
         raise bad_request("move is missing the field 'card' (or 'pass': true)")
     k = card_index(cards, obj["card"])
     meet = _meet(lay, obj.get("meet"))
-    e = movegen.effective(st, cards, k)
+    e = movegen.effective(st, k)
     if e < 0:
         raise illegal("copy: no card has been played yet this round, so there is nothing to copy")
     act = cards.action[e]
-    if act == SWAP:
+    if act == SWAP or act == SWAP_OWN:
         pair = obj.get("swap")
         if type(pair) is not list or len(pair) != 2:
-            raise bad_request("a swap names two holes: \"swap\": [a, b]")
+            raise bad_request("a swap names two holes: \"swap\": [a, b]" if act == SWAP else
+                              "a swap names your piece, then the other: \"swap\": [own, other]")
         a = _piece_at(st, pair[0])
         b = _piece_at(st, pair[1])
         return Move(k, act, a, b, meet)
@@ -86,16 +96,16 @@ def from_json(st, cards, obj):
         for v in seg:
             if lay.parse_loc(v) < 0:
                 raise bad_request("%r is not a location" % (v,))
-    if act == STEPS:
+    if act == STEPS or act == MAGNET:
         if len(path) != 1:
             raise illegal("%s moves one piece: the path has one segment" % cards.names[e])
         src = lay.parse_loc(path[0][0])
         if src >= lay.nboard:
-            p = _from_start_area(st, src)
+            p = _from_start_area(st, src, obj.get("rank"))
         else:
             p = _piece_at(st, path[0][0])
-        return Move(k, act, p, lay.parse_loc(path[0][1]), meet)
-    return Move(k, SPLIT, _split_code(st, cards, e, path), 0, meet)
+        return Move(k, act, p, lay.parse_loc(path[0][1]) + _jump(st, obj), meet)
+    return Move(k, SPLIT, _split_code(st, e, path), 0, meet)
 
 
 def _meet(lay, meet):
@@ -109,6 +119,16 @@ def _meet(lay, meet):
     return meet
 
 
+def _jump(st, obj):
+    # a citizen's jump on from a special space (DOG Royal), packed into the destination
+    j = obj.get("jump")
+    if j is None or not st.game.ranked:
+        return 0
+    if type(j) is not int or not 0 <= j < st.lay.n or not st.lay.special[j]:
+        raise bad_request("'jump': %r is not a special space" % (j,))
+    return movegen.JUMP * (j + 1)
+
+
 def _piece_at(st, value):
     loc = st.lay.parse_loc(value)
     if loc < 0:
@@ -119,22 +139,32 @@ def _piece_at(st, value):
     return p
 
 
-def _from_start_area(st, loc):
+def _from_start_area(st, loc, rank):
     lay = st.lay
+    game = st.game
     c = loc - lay.nboard
-    for p in range(c * lay.ppc, (c + 1) * lay.ppc):
-        if st.pos[p] == loc:
+    waiting = [p for p in range(c * lay.ppc, (c + 1) * lay.ppc) if st.pos[p] == loc]
+    if not waiting:
+        raise illegal("%s has no piece in its start area" % lay.colours[c])
+    if not game.ranked or (rank is None and len(waiting) == 1):
+        return waiting[0]
+    if rank is None:
+        raise bad_request("say which piece comes into play: 'rank' is one of %s" % ", ".join(
+            [game.rank_name(p) for p in waiting]))
+    for p in waiting:
+        if game.rank_name(p) == rank:
             return p
-    raise illegal("%s has no piece in its start area" % lay.colours[c])
+    raise illegal("%s's %r is not in its start area (waiting: %s)" % (
+        lay.colours[c], rank, ", ".join([game.rank_name(p) for p in waiting])))
 
 
-def _split_code(st, cards, e, path):
+def _split_code(st, e, path):
     # turn [from, to] segments into single steps, checking each with the same rule as the
     # move generator; at the own start space a segment that ends in home turns into home
     lay = st.lay
-    total = cards.steps[e][0]
+    total = st.game.cards.steps[e][0]
     work = st.copy()
-    sp = movegen.Split(st, st.plays(st.to_move))
+    sp = split.Split(st, st.plays(st.to_move))
     code = 0
     n = 0
     for seg in path:
@@ -145,21 +175,13 @@ def _split_code(st, cards, e, path):
         goal = lay.parse_loc(seg[1])
         if goal == work.pos[p]:
             raise illegal("a path segment must move its piece")
-        while work.pos[p] != goal:
-            if n == total:
-                raise illegal("partner: %d steps in all, no more" % total)
-            o = 0
-            if lay.is_home(goal) and movegen.split_dest(work, sp, p, 1) >= 0:
-                o = 1
-            d = movegen.split_dest(work, sp, p, o)
-            if d < 0:
-                raise illegal("partner: the piece on %s cannot step on (a piece on its own "
-                              "start space or in a home cannot be passed; home is entered "
-                              "through the own start space, not from it)"
-                              % lay.loc_json(work.pos[p]))
-            code |= (p << 1 | o) << (movegen.SPLIT_BITS * n)
-            n += 1
-            movegen.split_step(work, p, d)
+        why, code, n, _ = split.segment(work, sp, p, goal, code, n, total)
+        if why == split.TOO_MANY:
+            raise illegal("partner: %d steps in all, no more" % total)
+        if why == split.BLOCKED:
+            raise illegal("partner: the piece on %s cannot step on (a piece on its own start "
+                          "space or in a home cannot be passed; home is entered through the "
+                          "own start space, not from it)" % lay.loc_json(work.pos[p]))
     if n != total:
         raise illegal("partner: all %d steps must be used (this path uses %d)" % (total, n))
     return code

@@ -2,6 +2,7 @@
 # position one that can exist. Errors are raised as BadInput with the protocol's error kind.
 from shared_rules.state import State
 from shared_rules.errors import BadInput
+from shared_rules import variant
 
 
 def bad(reason):
@@ -22,16 +23,39 @@ def _seat(st, name, what):
     return c
 
 
-def parse(lay, cards, obj):
+def game_of(obj):
+    """The variant a POSITION is played in: its `game` (default Agent DOG) on its `layout`
+    (default: the game's board for its number of players)."""
+    name = obj.get("game", variant.DEFAULT)
+    if type(name) is not str or name not in variant.names():
+        raise BadInput("bad_request", "unknown game %r; track games are %s" % (
+            name, ", ".join(variant.names())))
+    players = obj["players"]
+    if type(players) is not int or variant.board_for(name, players) is None:
+        raise bad("players must be one of %s" % sorted(variant.variant_class(name).layouts))
+    board = obj.get("layout")
+    if board is not None and type(board) is not str:
+        raise bad("layout must be the name of a board")
+    game = variant.load(name, board or variant.board_for(name, players))
+    if players not in game.lay.default_seats:
+        raise bad("%s seats %s players, not %d" % (game.lay.name, " or ".join(
+            [str(n) for n in sorted(game.lay.default_seats)]), players))
+    return game
+
+
+def parse(obj, game=None):
+    """The State of a POSITION, in the game it names (or in `game`, a variant)."""
     if type(obj) is not dict:
         raise BadInput("bad_request", "position must be a JSON object")
     for field in ("players", "to_move", "pieces"):
         if field not in obj:
             raise BadInput("bad_request", "position is missing the field '%s'" % field)
-    st = State(lay)
+    if game is None:
+        game = game_of(obj)
+    lay = game.lay
+    cards = game.cards
+    st = State(game)
     players = obj["players"]
-    if type(players) is not int or players not in lay.default_seats:
-        raise bad("players must be one of %s" % sorted(lay.default_seats))
     st.players = players
     seats = obj.get("seats")
     if seats is None:
@@ -48,6 +72,7 @@ def parse(lay, cards, obj):
     dealer = obj.get("dealer")
     st.dealer = st.to_move if dealer is None else _seat(st, dealer, "dealer")
     _parse_pieces(st, obj["pieces"])
+    game.check_position(st)
     last = obj.get("last_card")
     if last is not None:
         k = cards.index.get(last, -1) if type(last) is str else -1
@@ -57,16 +82,17 @@ def parse(lay, cards, obj):
             raise bad("last_card is never 'copy': a copy records the card it copied")
         st.last_card = k
     left = obj.get("cards_left")
+    most = game.max_cards()
     for c in st.seats:
-        st.cards[c] = 5
+        st.cards[c] = game.hand
     if left is not None:
         if type(left) is not dict:
             raise bad("cards_left must be an object")
         for name in left:
             c = _seat(st, name, "cards_left")
             v = left[name]
-            if type(v) is not int or not 0 <= v <= 5:
-                raise bad("cards_left of %s must be a whole number from 0 to 5" % name)
+            if type(v) is not int or not 0 <= v <= most:
+                raise bad("cards_left of %s must be a whole number from 0 to %d" % (name, most))
             st.cards[c] = v
     out = obj.get("out", [])
     if type(out) is not list:
@@ -104,15 +130,17 @@ def _parse_pieces(st, pieces):
             raise bad("pieces of seat %s are missing" % lay.colours[c])
 
 
-def dump(st, cards):
+def dump(st, named=False):
+    """The POSITION of st; named: with its game and layout (a request that named them)."""
     lay = st.lay
+    cards = st.game.cards
     pieces = {}
     left = {}
     for c in st.seats:
         base = c * lay.ppc
         pieces[lay.colours[c]] = [lay.piece_json(st.pos[p]) for p in range(base, base + lay.ppc)]
         left[lay.colours[c]] = st.cards[c]
-    return {
+    out = {
         "players": st.players,
         "seats": [lay.colours[c] for c in st.seats],
         "to_move": lay.colours[st.to_move],
@@ -122,3 +150,7 @@ def dump(st, cards):
         "cards_left": left,
         "out": [lay.colours[c] for c in st.seats if (st.out >> c) & 1],
     }
+    if named:
+        out["game"] = st.game.name
+        out["layout"] = lay.name
+    return out

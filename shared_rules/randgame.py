@@ -1,6 +1,6 @@
 # A whole game with random (legal) play: deck, deals, the card swap, Zugzwang and passing,
 # round ends and the win. The rules core decides everything; this only plays the hands.
-from shared_rules import layout, cards as _cards, movegen
+from shared_rules import movegen, variant
 from shared_rules.apply import apply
 from shared_rules.move import Move, count_moves, nth_move
 from shared_rules.rng import Rng
@@ -28,7 +28,7 @@ class Table:
 
     def deal(self, st):
         for c in st.seats:
-            self.hands[c] = [self.draw() for _ in range(5)]
+            self.hands[c] = [self.draw() for _ in range(st.game.hand)]
         # the card swap: with teammates in a team game, else to the player on the left
         gifts = {}
         for c in st.seats:
@@ -37,22 +37,27 @@ class Table:
         n = len(st.seats)
         for i in range(n):
             c = st.seats[i]
-            to = st.mate(c) if st.players == 4 else st.seats[(i + 1) % n]
+            to = st.mate(c) if st.team_game() else st.seats[(i + 1) % n]
             self.hands[to].append(gifts[c])
 
 
-def playable(st, cards, hand):
-    return [k for k in hand if movegen.any_move(st, cards, k)]
+def playable(st, hand):
+    return [k for k in hand if movegen.any_move(st, k)]
 
 
-def play(seed, players=4, max_turns=20000, report=None):
-    """Plays one game; report(st, seat, card, move, events) is called after every turn.
-    Returns (final state, turns played)."""
-    lay = layout.load()
-    cards = _cards.load()
+def play(seed, players=4, max_turns=20000, report=None, game="agent-dog"):
+    """Plays one game of `game`; report(st, seat, card, move, events) is called after every
+    turn. Returns (final state, turns played)."""
+    g = variant.load(game, variant.board_for(game, players))
+    lay = g.lay
+    cards = g.cards
     rng = Rng(seed)
     table = Table(cards, rng)
-    st = new_game(lay, players, dealer=lay.default_seats[players][rng.below(players)])
+    dealer = lay.default_seats[players][rng.below(players)]
+    first = None
+    if g.ranked:  # each player chooses which piece starts on the start space
+        first = dict((c, rng.below(lay.ppc)) for c in lay.default_seats[players])
+    st = new_game(g, players, dealer=dealer, first=first)
     table.deal(st)
     turns = 0
     while turns < max_turns:
@@ -60,27 +65,27 @@ def play(seed, players=4, max_turns=20000, report=None):
         hand = table.hands[seat]
         if len(hand) != st.cards[seat]:
             raise AssertionError("hand of %d cards but cards_left %d" % (len(hand), st.cards[seat]))
-        options = playable(st, cards, hand)
-        if not options and st.players != 4:
-            # 2-3 players: discard one card and draw one; if still nothing fits, discard one
+        options = playable(st, hand)
+        if not options and not st.team_game():
+            # without teams: discard one card and draw one; if still nothing fits, discard one
             table.discard.append(hand.pop(rng.below(len(hand))))
             hand.append(table.draw())
-            options = playable(st, cards, hand)
+            options = playable(st, hand)
         if options:
             k = options[rng.below(len(options))]
-            mv = nth_move(st, cards, k, rng.below(count_moves(st, cards, k)))
+            mv = nth_move(st, k, rng.below(count_moves(st, k)))
             hand.remove(k)
             table.discard.append(k)
         else:
             k = -1
             mv = Move(-1, -1)
-            if st.players == 4:
+            if st.team_game():
                 table.discard.extend(hand)  # out of the round: the hand goes under the pile
                 del hand[:]
             else:
                 table.discard.append(hand.pop(rng.below(len(hand))))
         before = st
-        st, events = apply(st, cards, mv)
+        st, events = apply(st, mv)
         turns += 1
         if report:
             report(before, seat, k, mv, events)
@@ -88,6 +93,8 @@ def play(seed, players=4, max_turns=20000, report=None):
             table.discard.extend(hand)
             del hand[:]
         for ev in events:
+            if ev["type"] == "draw":  # a special space: the mover draws a card at once
+                table.hands[seat].append(table.draw())
             if ev["type"] == "win":
                 return st, turns
             if ev["type"] == "round_end":
@@ -95,17 +102,17 @@ def play(seed, players=4, max_turns=20000, report=None):
     return st, turns
 
 
-def demo(seed, players, out):
+def demo(seed, players, out, game="agent-dog"):
     from shared_rules import notation
-    lay = layout.load()
-    cards = _cards.load()
-    names = lay.colours
+    g = variant.load(game, variant.board_for(game, players))
+    cards = g.cards
+    names = g.lay.colours
 
     def report(before, seat, k, mv, events):
         if k < 0:
             what = "cannot play and passes"
         else:
-            j = notation.to_json(before, cards, mv)
+            j = notation.to_json(before, mv)
             if "swap" in j:
                 what = "plays swap: %s <-> %s" % (j["swap"][0], j["swap"][1])
             else:
@@ -129,7 +136,7 @@ def demo(seed, players, out):
             elif t == "win":
                 out.write("== %s win ==\n" % " and ".join(ev["seats"]))
 
-    out.write("Agent DOG, %d players, seed %d: a random game refereed by the rules core\n"
-              % (players, seed))
-    st, turns = play(seed, players, report=report)
+    out.write("%s, %d players, seed %d: a random game refereed by the rules core\n"
+              % (g.title, players, seed))
+    st, turns = play(seed, players, report=report, game=game)
     out.write("%d turns\n" % turns)

@@ -2,12 +2,15 @@
 # reverse map of occupied board locations, and the turn bookkeeping. Pieces keep their slot
 # for the whole game so a board can carry physical identities through every move.
 #
-# Piece p has colour p // ppc. A piece is undercover exactly when it stands on a hole; nothing
-# else stores it.
+# Piece p has colour p // ppc; in a ranked game (DOG Royal) its rank is p % ppc. A piece is
+# undercover exactly when it stands on a hole (Agent DOG); nothing else stores it. A position
+# knows its game (shared_rules/variant.py), which knows the board and the cards.
 
 
 class State:
-    def __init__(self, lay):
+    def __init__(self, game):
+        self.game = game
+        lay = game.lay
         self.lay = lay
         self.pos = bytearray(lay.npieces)
         self.board = bytearray(lay.nboard)  # location -> piece + 1, 0 = empty
@@ -22,7 +25,7 @@ class State:
             self.pos[p] = lay.start_area(p // lay.ppc)
 
     def copy(self):
-        s = State(self.lay)
+        s = State(self.game)
         s.pos[:] = self.pos
         s.board[:] = self.board
         s.players = self.players
@@ -58,9 +61,12 @@ class State:
                 return False
         return True
 
+    def team_game(self):
+        return self.players in self.lay.team_players
+
     def mate(self, colour):
-        # teammate's colour in a 4-player game, else -1 (2 and 3 players play alone)
-        if self.players != 4:
+        # teammate's colour in a team game, else -1 (2, 3 and 5 players play alone)
+        if self.players not in self.lay.team_players:
             return -1
         m = self.lay.mate[colour]
         return -1 if m == 255 else m
@@ -82,7 +88,7 @@ class State:
         n = len(self.seats)
         i = self.seats.index(self.to_move)
         order = [self.seats[(i + j) % n] for j in range(n)]
-        if self.players == 4:
+        if self.players in self.lay.team_players:
             for s in order:
                 m = self.mate(s)
                 if self.all_home(s) and m >= 0 and self.all_home(m):
@@ -97,15 +103,19 @@ class State:
         return not (self.out >> colour) & 1 and self.cards[colour] > 0
 
 
-def new_game(lay, players, seats=None, dealer=None):
-    """The opening position: per seat one piece on its start space, three in the start area,
-    five cards each; the dealer (default: the first seat) deals and moves first."""
-    st = State(lay)
+def new_game(game, players, seats=None, dealer=None, first=None):
+    """The opening position of `game` (a variant): per seat one piece on its start space, the
+    others in the start area, a hand each; the dealer (default: the first seat) deals and
+    moves first. first: per seat colour, which of its pieces starts on the start space (in a
+    ranked game the player chooses; default the first)."""
+    lay = game.lay
+    st = State(game)
     st.players = players
     st.seats = sorted(seats) if seats is not None else list(lay.default_seats[players])
     st.dealer = st.seats[0] if dealer is None else dealer
     st.to_move = st.dealer
     for c in st.seats:
-        st.cards[c] = 5
-        st.put(c * lay.ppc, lay.start[c])
+        st.cards[c] = game.hand
+        k = 0 if first is None else first.get(c, 0)
+        st.put(c * lay.ppc + k, lay.start[c])
     return st

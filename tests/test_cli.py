@@ -109,7 +109,7 @@ def write_record(path, seed=3, players=3):
     lay = None
 
     def report(before, seat, k, mv, events):
-        j = notation.to_json(before, cards, mv)
+        j = notation.to_json(before, mv)
         t = {"seat": before.lay.colours[seat], "move": j}
         if k >= 0:
             t["card"] = cards.names[k]

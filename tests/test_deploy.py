@@ -354,8 +354,8 @@ def test_a_game_on_the_deployed_board_seen_by_monitor_and_export(board, tmp_path
     # one more turn with the serial port lent to `agentboard monitor`
     st = t.st
     hand = players.cards.hands[st.to_move]
-    k, mv = next((k, mv) for k in hand for mv in legal_moves(st, CARDS, k)
-                 if all(e["type"] == "move" for e in rules_apply(st, CARDS, mv)[1]))
+    k, mv = next((k, mv) for k in hand for mv in legal_moves(st, k)
+                 if all(e["type"] == "move" for e in rules_apply(st, mv)[1]))
     # (a move with no effect for the hands to carry out: the console is lent out)
     link.detach()
     mon = subprocess.Popen([AGENTBOARD, "monitor", "--port", board.url, "--polls", "10",
@@ -371,7 +371,7 @@ def test_a_game_on_the_deployed_board_seen_by_monitor_and_export(board, tmp_path
         mon.kill()
     link.attach()
     hand.remove(k)
-    t.st = rules_apply(st, CARDS, mv)[0]
+    t.st = rules_apply(st, mv)[0]
     t.check()
     assert mon.returncode == 0, err
     lines = [json.loads(line) for line in out.splitlines()]

@@ -48,11 +48,10 @@ def test_no_hints_for_an_unplayable_card(both):
 # be finished. Expected sets come from a brute-force walk over every sequence of single steps
 # (no order reduction): a placement is right when some complete sequence begins with that
 # piece walking there.
-from shared_rules import layout as _layout, cards as _cards, position as _position, movegen
+from shared_rules import layout as _layout, position as _position, split
 from shared_rules.hints import segment_hints
 
 LAY = _layout.load()
-CARDS = _cards.load()
 
 
 def _brute_segment_ends(st, sp, left):
@@ -65,11 +64,11 @@ def _brute_segment_ends(st, sp, left):
             return
         for p in sp.movable:
             for o in (0, 1):
-                d = movegen.split_dest(work, sp, p, o)
+                d = split.dest(work, sp, p, o)
                 if d < 0:
                     continue
                 nxt = work.copy()
-                movegen.split_step(nxt, p, d)
+                split.step(nxt, p, d)
                 if first < 0:
                     walk_runs(nxt, steps - 1, p, [d], True)
                 elif open_run and p == first:
@@ -82,8 +81,8 @@ def _brute_segment_ends(st, sp, left):
 
 
 def _segments(obj, left=4):
-    st = _position.parse(LAY, CARDS, obj)
-    sp = movegen.Split(st, st.plays(st.to_move))
+    st = _position.parse(obj)
+    sp = split.Split(st, st.plays(st.to_move))
     before = (bytes(st.pos), bytes(st.board))
     movable, targets = segment_hints(st, sp, left)
     assert (bytes(st.pos), bytes(st.board)) == before  # every step taken back
@@ -106,12 +105,12 @@ def test_partner_segment_lights_are_the_placements_some_complete_move_begins_wit
 def test_partner_segment_lights_in_the_middle_of_the_card():
     # red walked 9 -> 11 (2 steps, burning nobody on 10? green stands there: burned); what is
     # left is 2 steps, from the position the players made
-    st = _position.parse(LAY, CARDS, position(red=[9, 14], green=[10, 13], blue=[12, 20]))
-    sp = movegen.Split(st, st.plays(st.to_move))
+    st = _position.parse(position(red=[9, 14], green=[10, 13], blue=[12, 20]))
+    sp = split.Split(st, st.plays(st.to_move))
     work = st.copy()
     p = st.at(9)
     for _ in range(2):
-        movegen.split_step(work, p, movegen.split_dest(work, sp, p, 0))
+        split.step(work, p, split.dest(work, sp, p, 0))
     movable, targets = segment_hints(work, sp, 2)
     got = {f: set(t) for f, t in targets.items()}
     assert got == _brute_segment_ends(work, sp, 2)

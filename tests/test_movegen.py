@@ -2,7 +2,7 @@
 # Partner 4 enumeration gives each distinct outcome (compared with a brute-force walk).
 import json
 
-from shared_rules import layout, cards as cards_mod, position, movegen
+from shared_rules import layout, cards as cards_mod, position, movegen, split
 from shared_rules.move import legal_moves
 from rulebook import position as pos_json
 
@@ -12,7 +12,7 @@ BENCH = json.load(open(__file__.rsplit("/", 2)[0] + "/host_tools/bench/positions
 
 
 def state(obj):
-    return position.parse(LAY, CARDS, obj)
+    return position.parse(obj)
 
 
 def test_stopping_early_restores_the_position():
@@ -27,15 +27,15 @@ def test_stopping_early_restores_the_position():
             seen.append(a)
             return len(seen) == 3
 
-        movegen.moves(st, CARDS, CARDS.index[case["card"]], visit)
+        movegen.moves(st, CARDS.index[case["card"]], visit)
         assert (bytes(st.pos), bytes(st.board)) == before
-        assert len(seen) == min(3, len(legal_moves(st, CARDS, CARDS.index[case["card"]])))
-        assert movegen.any_move(st, CARDS, CARDS.index[case["card"]]) == bool(seen)
+        assert len(seen) == min(3, len(legal_moves(st, CARDS.index[case["card"]])))
+        assert movegen.any_move(st, CARDS.index[case["card"]]) == bool(seen)
 
 
 def _brute_outcomes(st, total):
     # every sequence of single steps, without the generator's order reduction
-    sp = movegen.Split(st, st.plays(st.to_move))
+    sp = split.Split(st, st.plays(st.to_move))
     out = set()
 
     def walk(work, left, moved):
@@ -44,10 +44,10 @@ def _brute_outcomes(st, total):
             return
         for p in sp.movable:
             for o in (0, 1):
-                d = movegen.split_dest(work, sp, p, o)
+                d = split.dest(work, sp, p, o)
                 if d >= 0:
                     nxt = work.copy()
-                    movegen.split_step(nxt, p, d)
+                    split.step(nxt, p, d)
                     walk(nxt, left - 1, moved | {p})
 
     walk(st, total, frozenset())
@@ -58,10 +58,10 @@ def _generated_outcomes(st, total):
     out = set()
 
     def visit(code, _):
-        moved = {p for p, _ in movegen.split_code_steps(code, total)}
+        moved = {p for p, _ in split.unpack(code, total)}
         out.add((bytes(st.pos), frozenset(p for p in moved if st.pos[p] < LAY.nboard)))
 
-    movegen.split_moves(st, st.plays(st.to_move), total, visit)
+    split.moves(st, st.plays(st.to_move), total, visit)
     return out
 
 

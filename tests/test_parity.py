@@ -11,9 +11,9 @@ from rulebook import COLOURS
 CARDS = ["2", "3", "5", "6", "7", "8", "9", "10", "12", "1/11", "13", "swap", "copy", "partner"]
 
 
-def run_demo(interpreter, seed, players):
-    out = subprocess.run([interpreter, "-m", "shared_rules", "demo", str(seed), str(players)],
-                         capture_output=True, text=True, cwd=ROOT, timeout=300)
+def run_demo(interpreter, seed, players, game="agent-dog"):
+    out = subprocess.run([interpreter, "-m", "shared_rules", "demo", str(seed), str(players),
+                          game], capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert out.returncode == 0, out.stderr
     return out.stdout
 
@@ -27,15 +27,23 @@ def test_seeded_random_games_are_identical(seed, players):
     assert " win ==" in a  # each game was played to the end
 
 
-def positions_of_a_game(seed, players, every=7):
-    cards = cards_mod.load()
+@pytest.mark.parametrize("game,players", [(g, n) for g in ("dog", "dog-royal")
+                                          for n in (2, 3, 4, 5, 6)])
+def test_seeded_dog_games_are_identical(game, players):
+    a = run_demo(ROOT + "/.venv/bin/python", 7, players, game)
+    b = run_demo(micropython_cmd(), 7, players, game)
+    assert a == b
+    assert " win ==" in a
+
+
+def positions_of_a_game(seed, players, every=7, game="agent-dog"):
     seen = []
 
     def report(before, seat, k, mv, events):
         if len(seen) < 400:
-            seen.append(position.dump(before, cards))
+            seen.append(position.dump(before, game != "agent-dog"))
 
-    randgame.play(seed, players, report=report)
+    randgame.play(seed, players, report=report, game=game)
     return seen[::every]
 
 
@@ -54,6 +62,29 @@ def test_protocol_answers_agree_on_positions_from_real_games(both, players):
     assert asked > 200
 
 
+DOG_CARDS = ["2", "3", "4", "5", "6", "8", "9", "10", "12", "1-7", "1/11", "13", "swap",
+             "magnet", "copy"]
+
+
+@pytest.mark.parametrize("game,players", [("dog", 4), ("dog", 5), ("dog-royal", 3),
+                                          ("dog-royal", 6)])
+def test_dog_protocol_answers_agree_on_positions_from_real_games(both, game, players):
+    asked = 0
+    for pos in positions_of_a_game(20 + players, players, every=11, game=game):
+        for card in DOG_CARDS:
+            both.ask({"op": "hints", "position": pos, "card": card})
+            legal = both.ask({"op": "legal", "position": pos, "card": card})
+            asked += 2
+            for mv in legal.get("moves", [])[:2]:
+                both.ask({"op": "apply", "position": pos, "move": mv})
+                asked += 1
+        legal = both.ask({"op": "legal", "position": pos, "card": "1-7"})
+        for mv in legal.get("moves", [])[:3]:
+            both.ask({"op": "apply", "position": pos, "move": mv})
+            asked += 1
+    assert asked > 200
+
+
 def test_colours_in_positions_are_the_protocol_colours():
     for pos in positions_of_a_game(3, 4, every=50):
         assert set(pos["pieces"]) <= set(COLOURS)
@@ -67,12 +98,12 @@ def test_nth_move_walks_the_same_list_as_legal_moves():
     lay = layout.load()
     checked = 0
     for pos in positions_of_a_game(5, 4, every=13):
-        st = position.parse(lay, cards, pos)
+        st = position.parse(pos)
         for k in range(len(cards.names)):
-            full = legal_moves(st, cards, k)
-            assert count_moves(st, cards, k) == len(full)
+            full = legal_moves(st, k)
+            assert count_moves(st, k) == len(full)
             for i in range(0, len(full), max(1, len(full) // 5)):
-                m = nth_move(st, cards, k, i)
+                m = nth_move(st, k, i)
                 assert (m.a, m.b, m.meet) == (full[i].a, full[i].b, full[i].meet)
                 checked += 1
     assert checked > 50

@@ -104,23 +104,23 @@ def test_partner_undercover_piece_enters_the_movers_home_and_is_revealed():
     # 62 -> 63 -> 0 -> red:h1 -> red:h2 with red moving, then revealed: to blue's deepest home.
     import json
     from shared_rules import cards as cards_mod, position as position_mod, notation
+    from shared_rules.agentdog import AgentDog
     from shared_rules.apply import apply as apply_move
     from shared_rules.layout import Layout
     from shared_rules import _data
     spec = _data.load("agent-dog-4.json")
     spec["holes"] = spec["holes"] + [62]
-    lay = Layout(spec)
-    cards = cards_mod.load()
-    st = position_mod.parse(lay, cards, position(red=[30], blue=[62]))
-    mv = notation.from_json(st, cards, {"card": "partner", "path": [[62, "red:h2"]]})
-    new, events = apply_move(st, cards, mv)
+    game = AgentDog(Layout(spec), cards_mod.load())
+    st = position_mod.parse(position(red=[30], blue=[62]), game)
+    mv = notation.from_json(st, {"card": "partner", "path": [[62, "red:h2"]]})
+    new, events = apply_move(st, mv)
     assert of_type(events, "reveal") == [{"type": "reveal", "at": "red:h2", "colour": "blue",
                                           "outcome": "to_home", "to": "blue:h4"}]
     assert of_type(events, "flip") == []
     # and a visible piece on that layout still goes only to its own colour's home
-    st = position_mod.parse(lay, cards, position(red=[30], green=[61]))
+    st = position_mod.parse(position(red=[30], green=[61]), game)
     try:
-        notation.from_json(st, cards, {"card": "partner", "path": [[61, "red:h1"]]})
+        notation.from_json(st, {"card": "partner", "path": [[61, "red:h1"]]})
         raise AssertionError("a green piece entered red's home")
     except position_mod.BadInput as e:
         assert e.kind in ("illegal", "bad_request")

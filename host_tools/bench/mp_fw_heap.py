@@ -25,10 +25,10 @@ def step(what):
     last[0] = now
 
 
-from shared_rules import layout, cards, state, position, movegen, move, apply, hints, notation
+from shared_rules import variant, layout, cards, state, movegen, split, move, apply, hints, notation
 step("rules core modules")
-layout.load(); cards.load()
-step("layout and card tables")
+game = variant.load(variant.DEFAULT)
+step("the game: layout and card tables")
 from firmware.hal import scanner, calibration, mfrc522, leds, buttons, buzzer
 step("drivers (hal) modules")
 from firmware import board, places, judge, referee, store, cardmap, view, console
@@ -42,12 +42,12 @@ class NoInput:
 
 b = board.Board("hardware", ".")
 step("  Board (maps, drivers, calibration)")
-cm = cardmap.CardMap(".", cards.load().names)
+cm = cardmap.CardMap(".", game.cards.names)
 step("  CardMap (110 enrolled stickers)")
-pl = places.Places(layout.load(), b.index)
-ref = referee.Referee(pl, b.locations, store.Store("."), cm, lambda e: None)
+pl = places.Places(game.lay, b.index)
+ref = referee.Referee(pl, b.locations, store.Store("."), cm, lambda e: None, game)
 step("  Places + Referee")
-v = view.View(b.leds, b.led_names, b.locations, pl, layout.load())
+v = view.View(b.leds, b.led_names, b.locations, pl, game.lay)
 b.release_names()
 step("  View (then the name tables are released, as the app does)")
 total = 0

@@ -11,7 +11,7 @@ sys.path.insert(1, ".")
 import gc
 import json
 import machine
-from shared_rules import movegen
+from shared_rules import movegen, split
 from shared_rules.apply import apply as rules_apply
 from shared_rules.move import Move, count_moves, nth_move
 from shared_rules.rng import Rng
@@ -112,12 +112,12 @@ turns = 0
 while turns < 3000:
     st = ref.st
     seat = st.to_move
-    playable = [k for k in range(len(cards.names)) if movegen.any_move(st, cards, k)]
+    playable = [k for k in range(len(cards.names)) if movegen.any_move(st, k)]
     if not playable:
         assert ref.pass_turn()
     else:
         k = playable[rng.below(len(playable))]
-        mv = nth_move(st, cards, k, rng.below(count_moves(st, cards, k)))
+        mv = nth_move(st, k, rng.below(count_moves(st, k)))
         ref.on_card(uid_of[k])
         assert ref.phase == "await_move", ref.phase
         work = st.copy()
@@ -136,9 +136,9 @@ while turns < 3000:
             put(work, mv.a, mv.b)
             show(work)
         else:
-            sp = movegen.Split(st, st.plays(seat))
-            total = cards.steps[movegen.effective(st, cards, k)][0]
-            steps = movegen.split_code_steps(mv.a, total)
+            sp = split.Split(st, st.plays(seat))
+            total = cards.steps[movegen.effective(st, k)][0]
+            steps = split.unpack(mv.a, total)
             i = 0
             while i < len(steps):
                 p = steps[i][0]
@@ -146,8 +146,8 @@ while turns < 3000:
                 j = i
                 burned = []
                 while j < len(steps) and steps[j][0] == p:
-                    d = movegen.split_dest(ahead, sp, p, steps[j][1])
-                    q = movegen.split_step(ahead, p, d)
+                    d = split.dest(ahead, sp, p, steps[j][1])
+                    q = split.step(ahead, p, d)
                     if q >= 0:
                         burned.append(q)
                     j += 1
@@ -158,7 +158,7 @@ while turns < 3000:
                 show(work)
         if ref.phase == "await_move":
             ref.confirm()
-        new, _ = rules_apply(st, cards, mv)
+        new, _ = rules_apply(st, mv)
         show(new)  # the effects, carried out
         assert ref.phase != "await_effect", ref.diffs
         if truth(ref.st) != truth(new):

@@ -5,14 +5,12 @@ import sys
 import json
 import gc
 import micropython
-from shared_rules import layout, cards, position, movegen
+from shared_rules import position, movegen
 
 case = json.load(open("positions.json"))[sys.argv[1]]
 repeat = int(sys.argv[2])
-lay = layout.load()
-cs = cards.load()
-st = position.parse(lay, cs, case["position"])
-k = cs.index[case["card"]]
+st = position.parse(case["position"])
+k = st.game.cards.index[case["card"]]
 count = [0]
 
 
@@ -27,6 +25,6 @@ def visit(a, b):
 gc.collect()
 before = micropython.mem_total()
 for _ in range(repeat):
-    movegen.moves(st, cs, k, visit)
+    movegen.moves(st, k, visit)
 alloc = micropython.mem_total() - before
 print(json.dumps({"moves": count[0] // repeat, "alloc": alloc // repeat}))

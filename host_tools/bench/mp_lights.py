@@ -11,7 +11,7 @@
 import sys
 import json
 
-from shared_rules import layout, cards as cards_mod, position
+from shared_rules import position
 from firmware.places import Places
 from firmware.referee import Referee
 from firmware.store import Store
@@ -23,8 +23,6 @@ from firmware.hal.scanner import EMPTY, UP, DOWN
 case = json.load(open("positions.json"))[sys.argv[1]]
 mode = sys.argv[2]
 repeat = int(sys.argv[3])
-LAY = layout.load()
-CARDS = cards_mod.load()
 sensors = json.load(open("config/sensors.json"))["sensors"]
 NAMES = [s["loc"] for s in sensors]
 INDEX = {}
@@ -48,11 +46,13 @@ class Pixels:
         pass
 
 
+st = position.parse(case["position"])
+LAY = st.lay
 places = Places(LAY, INDEX)
-ref = Referee(places, NAMES, Store("."), CardMap(".", CARDS.names), lambda ev: None)
+ref = Referee(places, NAMES, Store("."), CardMap(".", st.game.cards.names), lambda ev: None,
+              st.game)
 UID = "04a1b2c3d4e5f6"
 ref.cardmap._put(bytes([int(UID[j:j + 2], 16) for j in range(0, 14, 2)]), case["card"])
-st = position.parse(LAY, CARDS, case["position"])
 ref.st = st
 ref.header = {"players": st.players}
 view = View(Strip(Pixels(len(LEDS))), LEDS, NAMES, places, LAY)

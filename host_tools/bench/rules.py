@@ -49,8 +49,8 @@ def cpython_games_per_second(players, seconds=3.0):
 HEAP_AFTER_IMPORT = """
 import gc
 gc.collect(); a0 = gc.mem_alloc()
-from shared_rules import layout, cards, state, position, movegen, move, apply
-lay = layout.load(); cs = cards.load()
+from shared_rules import variant, layout, cards, state, position, movegen, split, move, apply
+game = variant.load(variant.DEFAULT)
 gc.collect(); a1 = gc.mem_alloc()
 from shared_rules import randgame
 gc.collect(); a2 = gc.mem_alloc()
@@ -91,6 +91,13 @@ def report(dst):
         print("   seed %d: %d turns, completes in -X heapsize=%swK (target 32wK); "
               "mem_peak %d bytes at the default heap"
               % (seed, info["turns"], n, info["peak"]))
+    print("   Peak of one full seeded 6-player game of DOG and of DOG Royal (the 6-seat board):")
+    for game in ("dog", "dog-royal"):
+        n = min_heap(dst, ["mp_game.py", "1", "6", "1", game])
+        rc, out = run_mp(dst, ["mp_game.py", "1", "6", "1", game])
+        info = json.loads(out)
+        print("   %-9s seed 1: %d turns, completes in -X heapsize=%swK; mem_peak %d bytes"
+              % (game, info["turns"], n, info["peak"]))
     print()
     print("3. Full random games per second (wall clock on this machine; noisy)")
     for players in (2, 3, 4):

@@ -6,13 +6,14 @@ import json
 import os
 
 from host_tools.sim.server import Sim
-from shared_rules import layout, cards as cards_mod, movegen
+from shared_rules import movegen, split, variant
 from shared_rules.apply import apply as rules_apply
 from shared_rules.move import Move
 from shared_rules.state import new_game
 
-LAY = layout.load()
-CARDS = cards_mod.load()
+GAME = variant.load(variant.DEFAULT)
+LAY = GAME.lay
+CARDS = GAME.cards
 HOLES = {4, 7, 12, 20, 23, 28, 36, 39, 44, 52, 55, 60}
 SETTLE_MS = 160  # more than the scanner's four-scan debounce (80 ms) plus a scan
 PASS_MS = 2000  # the pass gesture: hold back for 2 s (docs/board-protocols.md, section 2)
@@ -157,7 +158,7 @@ class Table:
             piece = self.lift(self.taken_spot(colour))
             self.place(piece, str(LAY.start[LAY.cidx[colour]]))
         self.wait()
-        self.st = new_game(LAY, players, None if seats is None else [LAY.cidx[c] for c in seats],
+        self.st = new_game(GAME, players, None if seats is None else [LAY.cidx[c] for c in seats],
                            None if dealer is None else LAY.cidx[dealer])
         if self.phase() != "await_card":
             raise TableError("setup not accepted: %s" % self.public())
@@ -175,7 +176,7 @@ class Table:
             raise TableError("move not accepted: %s\n%s" % (self.since(n), self.public()))
         self.do_effects(self.since(n), held, mv)
         self.wait()
-        new, _ = rules_apply(self.st, CARDS, mv)
+        new, _ = rules_apply(self.st, mv)
         self.st = new
         self.check()
         return self.since(n)
@@ -188,10 +189,10 @@ class Table:
         where it says (the colour under each piece matters, so the right pieces move)."""
         from shared_rules import notation
         rec = self.record()
-        st = new_game(LAY, rec["players"], [LAY.cidx[c] for c in rec["seats"]],
+        st = new_game(GAME, rec["players"], [LAY.cidx[c] for c in rec["seats"]],
                       LAY.cidx[rec["dealer"]])
         for turn in rec["turns"]:
-            st, _ = rules_apply(st, CARDS, notation.from_json(st, CARDS, turn["move"]))
+            st, _ = rules_apply(st, notation.from_json(st, turn["move"]))
         self.st = st
         want = {}  # location name -> (colour, upside down)
         for p in range(LAY.npieces):
@@ -262,17 +263,17 @@ class Table:
             return held
         # the Partner 4: segment by segment, burned pieces taken off as the piece passes
         work = st.copy()
-        sp = movegen.Split(st, st.plays(st.to_move))
-        total = CARDS.steps[movegen.effective(st, CARDS, mv.card)][0]
-        steps = movegen.split_code_steps(mv.a, total)
+        sp = split.Split(st, st.plays(st.to_move))
+        total = CARDS.steps[movegen.effective(st, mv.card)][0]
+        steps = split.unpack(mv.a, total)
         i = 0
         while i < len(steps):
             p = steps[i][0]
             start = work.pos[p]
             burned = []
             while i < len(steps) and steps[i][0] == p:
-                d = movegen.split_dest(work, sp, p, steps[i][1])
-                q = movegen.split_step(work, p, d)
+                d = split.dest(work, sp, p, steps[i][1])
+                q = split.step(work, p, d)
                 if q >= 0:
                     burned.append(wloc(d))
                 i += 1
@@ -293,7 +294,7 @@ class Table:
             kind = e["kind"]
             if kind == "meetings":
                 # several meetings: the mover's order, one pull at a time
-                _, evs = rules_apply(self.st, CARDS, mv)
+                _, evs = rules_apply(self.st, mv)
                 for ev in evs[len([x for x in evs if x["type"] != "meeting" and
                                    evs.index(x) < _first_meeting(evs)]):]:
                     if ev["type"] == "meeting" and ev["from"] != ev["to"]:
@@ -340,14 +341,14 @@ def _first_meeting(evs):
 
 def legal(st, card):
     from shared_rules.move import legal_moves
-    return legal_moves(st, CARDS, CARDS.index[card])
+    return legal_moves(st, CARDS.index[card])
 
 
 def find(st, card, frm=None, to=None, path=None):
     """The legal Move of card from -> to (rules locations or names), or with that JSON path."""
     from shared_rules import notation
     for m in legal(st, card):
-        j = notation.to_json(st, CARDS, m)
+        j = notation.to_json(st, m)
         if path is not None and j.get("path") == path:
             return m
         if "path" in j and len(j["path"]) == 1 and j["path"][0] == [frm, to]:
@@ -361,7 +362,7 @@ def score(st, mv):
     """How much a sensible player likes a move: home first, then new pieces, knocking out
     opponents, distance; never their own team's pieces."""
     from shared_rules.apply import apply as _apply
-    new, events = _apply(st, CARDS, mv)
+    new, events = _apply(st, mv)
     seat = st.to_move
     s = 0
     for ev in events:
@@ -408,11 +409,11 @@ class Players:
             self.cards.discard.append(hand.pop())
         best = None
         for k in sorted(set(hand)):
-            for mv in legal_moves(st, CARDS, k):
+            for mv in legal_moves(st, k):
                 s = score(st, mv) + self.rng.below(15)
                 if best is None or s > best[0]:
                     best = (s, k, mv)
-        if st.players != 4 and best is None and hand:
+        if not st.team_game() and best is None and hand:
             self.cards.discard.append(hand.pop(self.rng.below(len(hand))))
             hand.append(self.cards.draw())
             return self.turn()
@@ -422,10 +423,10 @@ class Players:
             t.wait(2300)
             if not any(e.get("event") == "pass" for e in t.since(n)):
                 raise TableError("pass not taken: %s" % t.since(n))
-            new, _ = rules_apply(st, CARDS, Move(-1, -1))
+            new, _ = rules_apply(st, Move(-1, -1))
             t.st = new
             t.check()
-            if st.players == 4:
+            if st.team_game():
                 self.cards.discard.extend(hand)
                 del hand[:]
             elif hand:
