@@ -243,15 +243,10 @@ def explain(st, e, colour, mv):
     why = game.explain(st, e, colour, mv)
     if why:
         return why
-    if cards.action[e] == MAGNET:
-        return ("the magnet moves a piece on the track to the space directly behind the next "
-                "piece ahead of it; %s to %s is not that" % (lay.loc_json(frm),
-                                                               lay.loc_json(dest)))
     if lay.is_home(dest) and lay.home_colour(dest) != colour:
         return "a piece may only go into the home of the colour you play"
-    return ("%s moves a piece exactly %s steps %s; %s to %s is not one of them (a piece on its "
-            "own start space or in a home cannot be passed or knocked out; home is entered "
+    return ("%s moves a piece exactly %s steps forward; %s to %s is not one of them (a piece on "
+            "its own start space or in a home cannot be passed or knocked out; home is entered "
             "through the own start space, not from it)"
-            % (name, " or ".join([str(n) for n in cards.steps[e]]),
-               "forward or backward" if cards.backward[e] else "forward", lay.loc_json(frm),
+            % (name, " or ".join([str(n) for n in cards.steps[e]]), lay.loc_json(frm),
                lay.loc_json(dest)))

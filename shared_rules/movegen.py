@@ -7,6 +7,9 @@
 #                  citizen's jump after it is packed into the destination (see jump_of)
 #   SWAP, SWAP_OWN: visit(piece_a, piece_b)
 #   SPLIT:         visit(code, 0); code packs the single steps (shared_rules/split.py)
+# The walks every track game shares are here; a game's own cards and moves (Agent DOG's Partner
+# 4 in split.py; DOG's 4 backward, magnet and swap in dog.py; DOG Royal's jumps in royal.py)
+# are walked by its module, so a device running one game loads none of the others' code.
 # Pieces are visited in order of where they stand, never by colour, so positions that differ
 # only in which colour hides under which undercover piece produce the same moves in the same
 # order (hidden information must not leak through legality).
@@ -14,7 +17,7 @@
 # What differs between the games comes from the position's variant (shared_rules/variant.py),
 # asked once per card: which pieces the seat may move, and per piece rank a table of the spaces
 # it may not pass and one of the spaces it may not end on.
-from shared_rules.cards import STEPS, SWAP, COPY, SPLIT, MAGNET, SWAP_OWN
+from shared_rules.cards import STEPS, SWAP, COPY, SPLIT, MAGNET, SWAP_OWN  # noqa: F401
 from shared_rules import split
 
 JUMP = 256  # a destination with a jump: dest + JUMP * (jump target + 1)
@@ -62,10 +65,8 @@ def moves(st, k, visit):
         swap_undercover_moves(st, visit)
     elif act == SPLIT:
         split.moves(st, colour, cards.steps[e][0], visit)
-    elif act == MAGNET:
-        magnet_moves(st, colour, visit)
-    elif act == SWAP_OWN:
-        swap_own_moves(st, colour, visit)
+    else:  # the cards of one game alone (DOG's magnet and swap): its variant walks them
+        st.game.card_moves(st, act, colour, visit)
     return act
 
 
@@ -79,6 +80,7 @@ class Walk:
 
     def __init__(self, game):
         lay = game.lay
+        self.game = game
         self.limits = game.limits
         self.short = game.short
         self.jumps = game.jumps
@@ -122,7 +124,7 @@ def step_moves(st, colour, e, visit):
             if n > limit:
                 continue
             if loc < n_track:
-                if track_dests(w, p, loc, n) or (back and back_dest(w, p, loc, n)):
+                if track_dests(w, p, loc, n) or (back and game.back_dest(w, p, loc, n)):
                     return True
             else:
                 d = home_dest(st, loc, n)
@@ -146,7 +148,7 @@ def track_dests(w, p, loc, n):
         if blocks[t]:
             break
     if i == n and not w.lands[p % w.ppc][t] and (w.visit(p, t) or (
-            w.special[t] and w.jumps[p % w.ppc] and jump_on(w, p, loc, t))):
+            w.special[t] and w.jumps[p % w.ppc] and w.game.jump_on(w, p, loc, t))):
         return True
     if loc != w.start:  # a piece cannot go into home straight from its start space
         k0 = (w.start - loc) % w.ntrack
@@ -170,44 +172,6 @@ def home_ends(w, p, r):
         if j >= lo and w.visit(p, base + j - 1):
             return True
     return False
-
-
-def back_dest(w, p, loc, n):
-    """Piece p on track space loc, exactly n steps backward (the DOG 4): it hops like a forward
-    move and never leaves or enters a home."""
-    blocks = w.blocks[p % w.ppc]
-    behind = w.behind
-    t = loc
-    for i in range(n):
-        t = behind[t]
-        if i < n - 1 and blocks[t]:
-            return False
-    if w.lands[p % w.ppc][t]:
-        return False
-    return w.visit(p, t) or (w.special[t] and w.jumps[p % w.ppc] and jump_on(w, p, loc, t))
-
-
-def jump_on(w, p, loc, t):
-    """The move of p from loc to the special space t once more, with the jump on (DOG Royal's
-    citizen) to the next free special space."""
-    j = next_free_special(w.st, t, loc)
-    return j >= 0 and w.visit(p, t + JUMP * (j + 1))
-
-
-def next_free_special(st, t, vacated):
-    """The next special space clockwise after t that is free once a piece has left
-    `vacated` and stands on t; -1 when none is."""
-    lay = st.lay
-    specials = lay.special_spaces
-    m = len(specials)
-    i = 0
-    while specials[i] != t:
-        i += 1
-    for j in range(1, m):
-        s = specials[(i + j) % m]
-        if not st.board[s] or s == vacated:
-            return s
-    return -1
 
 
 def home_dest(st, loc, n):
@@ -242,34 +206,6 @@ def enter_moves(st, colour, visit):
     return False
 
 
-# -- the magnet (DOG) ------------------------------------------------------------------------
-
-def magnet_moves(st, colour, visit):
-    """A piece on the track moves up to the space directly behind the next piece ahead of it
-    on the track (any colour); it cannot stop earlier, enter a home nor move in one."""
-    game = st.game
-    lay = st.lay
-    n_track = lay.n
-    w = game.walk.begin(st, colour, 0, visit)
-    movable = game.fill_movable(st, colour)
-    for loc in range(n_track):
-        q = st.board[loc]
-        if not q or not movable[q - 1]:
-            continue
-        t = loc
-        for _ in range(n_track - 1):
-            t = t + 1 if t + 1 < n_track else 0
-            if st.board[t]:
-                break
-        if t == loc or not st.board[t]:
-            continue  # no other piece on the track
-        d = t - 1 if t else n_track - 1
-        if d != loc and (w.visit(q - 1, d) or (w.special[d] and w.jumps[(q - 1) % w.ppc]
-                                               and jump_on(w, q - 1, loc, d))):
-            return True
-    return False
-
-
 # -- swaps -------------------------------------------------------------------------------------
 
 def undercover_pieces(st):
@@ -287,21 +223,5 @@ def swap_undercover_moves(st, visit):
     for i in range(len(uc)):
         for j in range(i + 1, len(uc)):
             if visit(uc[i], uc[j]):
-                return True
-    return False
-
-
-def swap_own_moves(st, colour, visit):
-    """DOG's swap: a piece of the colour the mover plays, on the track, changes places with a
-    piece of another colour on the track; pieces on their own start space cannot be swapped."""
-    lay = st.lay
-    prot = st.game.fill_protected(st)
-    for a in range(lay.n):
-        qa = st.board[a]
-        if not qa or prot[a] or (qa - 1) // lay.ppc != colour:
-            continue
-        for b in range(lay.n):
-            qb = st.board[b]
-            if qb and not prot[b] and (qb - 1) // lay.ppc != colour and visit(qa - 1, qb - 1):
                 return True
     return False

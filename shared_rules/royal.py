@@ -14,6 +14,7 @@
 from shared_rules.dog import Dog
 from shared_rules.variant import bad
 from shared_rules import movegen
+from shared_rules.cards import STEPS, SWAP_OWN
 
 KING = 0
 KNIGHT = 1
@@ -69,10 +70,16 @@ class DogRoyal(Dog):
                 lnd[t] = 1 if prot[t] or (qr == KING and r != KING and t != own_start) else 0
         return self.blocks, self.lands
 
+    def jump_on(self, w, p, loc, t):
+        """The move of p from loc to the special space t once more, with the jump on to the
+        next special space that is free once the move is done."""
+        j = next_free_special(w.st, t, loc)
+        return j >= 0 and w.visit(p, t + movegen.JUMP * (j + 1))
+
     def after_move(self, old, new, colour, e, mv, moved, captured, events):
         # a counted move of the card (a count, the 4 backward, the 1-7, the magnet) ending on
         # a special space draws a card; a citizen may then jump on (it draws nothing more)
-        if not moved or mv.act == movegen.SWAP_OWN or old.pos[mv.a] >= self.lay.nboard:
+        if not moved or mv.act == SWAP_OWN or old.pos[mv.a] >= self.lay.nboard:
             return
         p = mv.a
         d = movegen.dest_of(mv.b)
@@ -95,20 +102,33 @@ class DogRoyal(Dog):
         cards = self.cards
         p = mv.a
         r = p % lay.ppc
-        if r == KING and cards.action[e] == movegen.STEPS and min(cards.steps[e]) > \
-                KING_MAX_STEPS:
+        if r == KING and cards.action[e] == STEPS and min(cards.steps[e]) > KING_MAX_STEPS:
             return "a king moves only with counts of 1 to 7; %s is not one" % cards.names[e]
         d = movegen.dest_of(mv.b)
         q = st.at(d)
         if q >= 0 and q % lay.ppc == KING and r != KING and d != lay.start[colour]:
             return "a king is taken only by a king (or on your own start space)"
-        if not cards.green[e]:
-            return ("%s moves a piece exactly %s steps; a piece passes only pieces of its own "
-                    "or a lower rank (king, knight, citizen, jester) unless the card is green "
-                    "(4, 10)" % (cards.names[e], " or ".join([str(n) for n in cards.steps[e]])))
-        return None
+        why = Dog.explain(self, st, e, colour, mv)
+        if why is None and not cards.green[e]:
+            why = ("%s moves a piece exactly %s steps; a piece passes only pieces of its own or "
+                   "a lower rank (king, knight, citizen, jester) unless the card is green (4, "
+                   "10)" % (cards.names[e], " or ".join([str(n) for n in cards.steps[e]])))
+        return why
 
     def check_position(self, st):
         # ranks are the order of each colour's list: nothing more to check than the count
         if self.lay.ppc != len(RANKS):
             raise bad("each colour has a king, a knight, a citizen and a jester")
+
+
+def next_free_special(st, t, vacated):
+    """The next special space clockwise after t that is free once a piece has left `vacated`
+    and stands on t; -1 when none is."""
+    specials = st.lay.special_spaces
+    m = len(specials)
+    i = specials.index(t)
+    for j in range(1, m):
+        s = specials[(i + j) % m]
+        if not st.board[s] or s == vacated:
+            return s
+    return -1

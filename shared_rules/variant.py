@@ -68,6 +68,18 @@ class Variant:
         return self.same, self.same
 
     # -- what a move causes ------------------------------------------------------------------
+    def card_moves(self, st, act, colour, visit):
+        """Walks the moves of a card only this game has (DOG's magnet and swap)."""
+        return False
+
+    def back_dest(self, w, p, loc, n):
+        """Walks a backward count (DOG's 4)."""
+        return False
+
+    def jump_on(self, w, p, loc, t):
+        """Walks the jump on from special space t (DOG Royal's citizen)."""
+        return False
+
     def capture_puts_out(self):
         """Whether knocking out an own or a teammate's piece puts the mover out (Agent DOG)."""
         return False
