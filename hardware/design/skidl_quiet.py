@@ -1,0 +1,45 @@
+"""Imports SKiDL without its start-up chatter and log files.
+
+SKiDL warns at import that no KiCad symbol libraries are configured (this design defines its
+parts itself, see parts.json) and opens .log/.erc files named after the running script in the
+current folder; both would litter every test run and `make hardware`."""
+import io
+import logging
+import sys
+
+_saved = sys.stderr
+sys.stderr = io.StringIO()
+try:
+    import skidl  # noqa: F401
+    from skidl.logger import erc_logger, rt_logger, stop_log_file_output
+finally:
+    sys.stderr = _saved
+
+stop_log_file_output()
+for _logger in (rt_logger, erc_logger):
+    for _h in _logger.handlers:
+        if type(_h) is logging.StreamHandler:
+            _h.setStream(sys.stderr)
+
+from skidl import Circuit, Net, Part, Pin, SKIDL  # noqa: E402
+from skidl.pin import pin_drives  # noqa: E402
+
+POWER_DRIVE = pin_drives.POWER
+
+PIN_TYPES = {
+    "input": Pin.types.INPUT,
+    "output": Pin.types.OUTPUT,
+    "bidirectional": Pin.types.BIDIR,
+    "tri_state": Pin.types.TRISTATE,
+    "passive": Pin.types.PASSIVE,
+    "unspecified": Pin.types.UNSPEC,
+    "power_in": Pin.types.PWRIN,
+    "power_out": Pin.types.PWROUT,
+    "open_collector": Pin.types.OPENCOLL,
+    "open_emitter": Pin.types.OPENEMIT,
+    "no_connect": Pin.types.NOCONNECT,
+    "free": Pin.types.FREE,
+}
+
+__all__ = ["Circuit", "Net", "Part", "Pin", "SKIDL", "POWER_DRIVE", "PIN_TYPES", "erc_logger",
+           "rt_logger"]
