@@ -12,16 +12,17 @@ from firmware.referee import Referee
 from firmware.store import Store
 from firmware.cardmap import CardMap
 from firmware.view import View
+from firmware.shown import Shown
 from firmware.console import Console, StdinLines, stdout_parts
 from firmware.hal.mfrc522 import CARD, TWO_CARDS
 from firmware.hal.buttons import PRESS, RELEASE, HOLD
 
-GAME = "agent-dog"  # the game this board referees (console new_game's `game`)
+DEFAULT_LAYOUT = "agent-dog-4"  # a board whose config names no layout is the Agent DOG board
 SCAN_MS = 20
 NFC_EVERY = 5
 BLINK_EVERY = 10
 SOUNDS = {"move": "accept", "reject": "reject", "win": "win", "mismatch": "fault",
-          "effect": "effect", "turn": "turn"}
+          "effect": "effect", "turn": "turn", "draw": "effect"}
 
 
 def _print(line):
@@ -43,7 +44,17 @@ class App:
         board = Board(config_dir, data_dir)
         self.board = board
         self.data_dir = data_dir
-        game = variant.load(GAME)
+        info = getattr(board, "variant", None) or {}
+        layout = info.get("layout", DEFAULT_LAYOUT)
+        # the games this board can referee (each game's boards are in the rules core), and
+        # the new-game menu's choices: each game with each number of players its board seats
+        self.games = [g for g in variant.names() if layout in variant.boards(g).values()]
+        self.choices = []
+        for g in self.games:
+            counts = sorted(n for n, b in variant.boards(g).items() if b == layout)
+            for n in counts[-1:] + counts[:-1]:  # the most players first: 4, 2, 3
+                self.choices.append((g, n))
+        game = variant.load(self.games[0], layout)
         lay = game.lay
         self.lay = lay
         self.places = Places(lay, board.index)
@@ -52,13 +63,13 @@ class App:
         self.console = Console(inp if inp is not None else StdinLines(), write, write_parts)
         self.store = Store(data_dir)
         self.cardmap = CardMap(data_dir, game.cards.names)
-        self.ref = Referee(self.places, board.locations, self.store, self.cardmap, self.event,
-                           game)
+        self.ref = Referee(self.places, self.store, self.cardmap, self.event, game)
         self.view = View(board.leds, board.led_names, board.locations, self.places, lay)
         board.release_names()  # turned into index tables above: give their heap back
         self.dirty = True
         self.unsettled = False
-        self.menu = 0  # players chosen in the new-game menu (0: menu closed)
+        self.menu = -1  # the new-game menu's choice (an index of self.choices), -1: closed
+        self.shown = self.ref.publish()
 
     def event(self, obj):
         self.console.emit(obj)
@@ -87,7 +98,7 @@ class App:
         sc = b.scanner
         k = sc.scan()
         if k:
-            self.ref.sense(sc.state, sc.changed[:k])
+            self.ref.sense(sc.state, sc.changed[:k], getattr(sc, "band", None))
             self.unsettled = True
         elif self.unsettled:
             self.unsettled = False
@@ -105,9 +116,9 @@ class App:
         if ev:
             self.confirm_button(ev)
         ev = b.back.poll(now)
-        if self.menu:
+        if self.menu >= 0:
             if ev == PRESS:
-                self.menu = 0  # back closes the menu
+                self.menu = -1  # back closes the menu
                 self.dirty = True
         elif ev == HOLD:
             if self.ref.pass_turn():
@@ -116,31 +127,41 @@ class App:
             self.ref.cancel_card()
         self.console.poll(self.command)
         b.buzzer.tick(SCAN_MS)
+        if self.dirty:
+            self.shown = self.menu_shown() if self.menu >= 0 else self.ref.publish()
         if self.dirty or n % BLINK_EVERY == 0:
-            if self.menu:
-                self.view.render_menu([self.lay.colours[c] for c in
-                                       self.lay.default_seats[self.menu]])
-            else:
-                self.view.render(self.ref, (n // BLINK_EVERY) % 2 == 0)
+            self.view.render(self.shown, (n // BLINK_EVERY) % 2 == 0)
             self.dirty = False
+
+    def menu_shown(self):
+        # the seat LEDs of the game that holding confirm would start; a ranked game (DOG
+        # Royal) lights its board's special spaces as well
+        game, players = self.choices[self.menu]
+        sh = Shown()
+        sh.menu = self.lay.default_seats[players]
+        if variant.load(game, self.lay.name).ranked:
+            sh.special = [self.places.sensor[t] for t in self.lay.special_spaces]
+        return sh
 
     def confirm_button(self, ev):
         # New game with the buttons: with no game running (or after a win) hold confirm to
-        # open the menu; each short press cycles 4 -> 2 -> 3 players (the seat LEDs show the
-        # seats); holding confirm again starts that game. During a game, a press confirms a
-        # move. A hold begins with a press, so the menu counts a press when it is released.
+        # open the menu; each short press goes to the next choice (for each game this board
+        # plays, each number of players: 4, 2, 3 on a 4-seat board; the seat LEDs show the
+        # seats, a ranked game also its special spaces); holding confirm again starts that
+        # game. During a game, a press confirms a move. A hold begins with a press, so the menu
+        # counts a press when it is released.
         ref = self.ref
         free = ref.st is None or ref.phase == "game_over"
-        if self.menu:
+        if self.menu >= 0:
             if ev == RELEASE and not self.board.confirm.hold_sent:
-                self.menu = {4: 2, 2: 3, 3: 4}[self.menu]
+                self.menu = (self.menu + 1) % len(self.choices)
             elif ev == HOLD:
-                players = self.menu
-                self.menu = 0
-                ref.start(players)
+                game, players = self.choices[self.menu]
+                self.menu = -1
+                ref.start(players, game=variant.load(game, self.lay.name))
             self.dirty = True
         elif ev == HOLD and free:
-            self.menu = 4
+            self.menu = 0
             self.dirty = True
         elif ev == HOLD:
             ref.undo()  # during a game, outside a move: take the last move back
@@ -152,12 +173,15 @@ class App:
         ref = self.ref
         lay = self.lay
         if op == "new_game":
-            game = cmd.get("game", GAME)
-            if game != GAME:
-                return _err("bad_request", "game %r: this board referees %s" % (game, GAME))
+            game = cmd.get("game", self.games[0])
+            if game not in self.games:
+                return _err("bad_request", "game %r: this board (%s) referees %s" % (
+                    game, lay.name, ", ".join(self.games)))
             players = cmd.get("players")
-            if players not in (2, 3, 4) or type(players) is not int:
-                return _err("bad_request", "players must be 2, 3 or 4")
+            counts = [n for g, n in self.choices if g == game]
+            if type(players) is not int or players not in counts:
+                return _err("bad_request", "%s on this board (%s) is played by %s players" % (
+                    game, lay.name, " or ".join([str(n) for n in sorted(counts)])))
             seats = cmd.get("seats")
             if seats is not None:
                 if type(seats) is not list or len(seats) != players or any(
@@ -168,7 +192,7 @@ class App:
             dealer = cmd.get("dealer")
             if dealer is not None and dealer not in seats:
                 return _err("bad_request", "the dealer must be one of the seats")
-            ref.start(players, seats, dealer)
+            ref.start(players, seats, dealer, variant.load(game, lay.name))
             self.dirty = True
             return {"ok": True}
         if op == "enrol":
@@ -183,7 +207,8 @@ class App:
             gc.collect()
             return {"ok": True, "phase": ref.phase, "calibrated": self.board.calibrated,
                     "version": deployed_version(self.data_dir),
-                    "menu_players": self.menu or None,
+                    "menu_players": self.choices[self.menu][1] if self.menu >= 0 else None,
+                    "menu_game": self.choices[self.menu][0] if self.menu >= 0 else None,
                     "heap_used": gc.mem_alloc(), "heap_free": gc.mem_free(),
                     "cards_enrolled": self.cardmap.count(),
                     "reader": {"card": uid, "kind": self.cardmap.kind(uid) if uid else None,

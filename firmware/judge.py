@@ -15,6 +15,7 @@ from shared_rules.apply import changes
 from shared_rules.move import Move
 from shared_rules.cards import SPLIT
 from firmware.hal.scanner import UP, DOWN
+from firmware.places import NO_BAND
 from firmware import move_lights
 
 WAIT = 0       # nothing decided yet (a move may be under way)
@@ -25,19 +26,6 @@ ILLEGAL = 3    # no legal move explains the board: self.bad lists the sensors to
 
 def occ(cls):
     return cls == UP or cls == DOWN
-
-
-class Outline:
-    """One legal move as the sensors see it: the sensors whose occupancy it changes, their
-    occupancy after it, and the start-area counts after it; key tells outcomes apart."""
-
-    def __init__(self, a, b, changed, after, key, counts):
-        self.a = a
-        self.b = b
-        self.changed = changed
-        self.after = after
-        self.key = key
-        self.counts = counts
 
 
 class WholeMove:
@@ -53,13 +41,20 @@ class WholeMove:
                 self.pre[places.sensor[st.pos[p]]] = 1
             else:
                 self.pre_count[p // lay.ppc] += 1
-        self.outlines = []
+        # every legal move as the sensors see it, one list per field (no object per move: a
+        # swap among 8 undercover pieces has 28): the moving piece and its destination, the
+        # sensors whose occupancy it changes and their occupancy after it, the start-area
+        # counts after it, and a key that tells outcomes apart
+        self.o_a = []
+        self.o_b = []
+        self.o_changed = []
+        self.o_after = []
+        self.o_band = []  # the rank band read after it on each changed sensor (ranked games)
+        self.o_counts = []
+        self.o_key = []
+        self.ranked = st.game.ranked
         self.act = st.game.cards.action[movegen.effective(st, k)]
-
-        def visit(a, b):
-            self.outlines.append(self._outline(a, b))
-
-        movegen.moves(st, k, visit)
+        movegen.moves(st, k, self._outline)
         self.move = None
         self.bad = []
 
@@ -82,16 +77,30 @@ class WholeMove:
         counts = bytearray(self.pre_count)  # start areas after the move
         for c, delta in areas:
             counts[c] += delta
-        changed = [sensor[loc] for loc, _ in board]
-        after = [occupied for _, occupied in board]
+        self.o_a.append(a)
+        self.o_b.append(b)
+        self.o_changed.append(bytes([sensor[loc] for loc, _ in board]))
+        self.o_after.append(bytes([occupied for _, occupied in board]))
+        if self.ranked:
+            ppc = st.lay.ppc
+            bands = bytearray([NO_BAND] * len(board))
+            for j in range(len(board)):
+                loc, occupied = board[j]
+                if occupied:  # a swap's squares trade their pieces; else the mover lands
+                    if self.act == movegen.SWAP_OWN:
+                        bands[j] = (b if loc == st.pos[a] else a) % ppc
+                    else:
+                        bands[j] = a % ppc
+            self.o_band.append(bytes(bands))
+        self.o_counts.append(bytes(counts))
         if self.act == movegen.SWAP or self.act == movegen.SWAP_OWN:
-            key = st.pos[a] << 16 | st.pos[b]
+            self.o_key.append(st.pos[a] << 16 | st.pos[b])
         else:
-            key = st.pos[a] << 16 | b
-        return Outline(a, b, changed, after, key, counts)
+            self.o_key.append(st.pos[a] << 16 | b)
 
-    def judge(self, sensed, touched):
-        """sensed: class per sensor; touched: per sensor, changed since the card was played."""
+    def judge(self, sensed, touched, bands=None):
+        """sensed: class per sensor; touched: per sensor, changed since the card was played;
+        bands: the rank band per sensor (a ranked game's moves must show the right ranks)."""
         places = self.places
         moved = []  # sensors whose occupancy differs from before the move (start spots aside)
         felt = []   # sensors touched since the card (lifted, placed), start spots aside
@@ -107,11 +116,14 @@ class WholeMove:
             for i in places.spots[c]:
                 if occ(sensed[i]):
                     now_count[c] += 1
-        complete = []
+        complete = []   # outline indices, one per outcome
         untouched = []  # complete but for a square nobody touched: confirm may accept it
         growing = 0
-        for o in self.outlines:
-            changed = o.changed
+        for o in range(len(self.o_a)):
+            changed = self.o_changed[o]
+            counts = self.o_counts[o]
+            after = self.o_after[o]
+            want = self.o_band[o] if self.ranked else None
             ok = True
             for i in moved:
                 if i not in changed:
@@ -122,8 +134,8 @@ class WholeMove:
             # start areas may only have changed the move's way: a piece left for the start
             # space, a knocked-out piece put back (or still in a hand)
             for c in range(len(now_count)):
-                lo = min(self.pre_count[c], o.counts[c])
-                hi = max(self.pre_count[c], o.counts[c])
+                lo = min(self.pre_count[c], counts[c])
+                hi = max(self.pre_count[c], counts[c])
                 if not lo <= now_count[c] <= hi:
                     ok = False
                     break
@@ -134,24 +146,26 @@ class WholeMove:
             for j in range(len(changed)):
                 i = changed[j]
                 now = occ(sensed[i])
-                if now != o.after[j]:
+                if now != after[j]:
                     done = False
                     # a sensor already changed must have changed the move's way; a square
                     # whose occupant changes (capture, swap) may stand empty meanwhile
-                    if now != self.pre[i] and not (self.pre[i] and o.after[j]):
+                    if now != self.pre[i] and not (self.pre[i] and after[j]):
                         ok = False
                         break
-                elif self.pre[i] and o.after[j] and not touched[i]:
+                elif self.pre[i] and after[j] and not touched[i]:
                     done = False  # a capture or swap square nobody has touched yet
                     touch_missing = True
+                elif want is not None and now and bands[i] != want[j]:
+                    done = False  # not (yet) the rank this move puts there
             if not ok:
                 continue
             for c in range(len(now_count)):
                 # entering needs the piece to have left its start area
-                if o.counts[c] < self.pre_count[c] and now_count[c] != o.counts[c]:
+                if counts[c] < self.pre_count[c] and now_count[c] != counts[c]:
                     done = False
             if done:
-                if not any(c.key == o.key for c in complete):
+                if not any(self.o_key[c] == self.o_key[o] for c in complete):
                     complete.append(o)
             else:
                 # a move the board could still grow into must explain every touched square
@@ -162,16 +176,16 @@ class WholeMove:
                         break
                 if explains:
                     growing += 1
-                if touch_missing and not any(c.key == o.key for c in untouched):
+                if touch_missing and not any(self.o_key[c] == self.o_key[o] for c in untouched):
                     untouched.append(o)
         self.bad = []
         if len(complete) == 1:
             o = complete[0]
-            self.move = Move(self.k, self.act, o.a, o.b)
+            self.move = Move(self.k, self.act, self.o_a[o], self.o_b[o])
             return AMBIGUOUS if growing else DONE
         if not complete and len(untouched) == 1:
             o = untouched[0]
-            self.move = Move(self.k, self.act, o.a, o.b)
+            self.move = Move(self.k, self.act, self.o_a[o], self.o_b[o])
             return AMBIGUOUS
         if complete:
             return WAIT  # several outcomes look alike so far: more must change first
@@ -211,9 +225,9 @@ class SplitMove:
         loc = self.places.loc[i]
         return loc != 255 and self.work.board[loc] != 0
 
-    def judge(self, sensed, touched):
+    def judge(self, sensed, touched, bands=None):
         """touched: per sensor, changed since the last segment was taken (the referee clears
-        it when left() goes down)."""
+        it when left() goes down). The Partner 4 is Agent DOG's: no ranks to read."""
         places = self.places
         self.burned = [i for i in self.burned if occ(sensed[i])]
         gone = []     # pieces the work position has that the board does not

@@ -1,10 +1,19 @@
 # Where the game's pieces stand physically: rules location codes to sensor indices, the board a
-# position implies (a class per sensor; start areas as a count of pieces on their four spots,
-# since any spot will do), and the locations where the sensed board differs from it.
+# position implies (a class per sensor, and in a ranked game the rank band of the piece on it;
+# start areas as a count of pieces on their four spots, since any spot will do), the sensors
+# where the sensed board differs from it, and what the players must do at each.
 from firmware.hal.scanner import EMPTY, UP, DOWN
 
 COUNTED = 255  # start-area spots: compared by count, not one by one
 ANY = 255      # count of a colour not in the game: its pieces may rest in their area or not
+NO_BAND = 255  # no rank expected or read (an empty square; a game without ranks)
+
+# what the players must do at a square that differs (the view gives each its colour)
+PUT = 1       # put a piece here
+TAKE = 2      # take the piece off here
+TURN = 3      # turn the piece over
+EXCHANGE = 4  # another piece belongs here (a swap taken back; the wrong rank)
+FAULT = 5     # the sensor reads nonsense
 
 
 class Places:
@@ -33,26 +42,37 @@ class Places:
                 k += 1
             self.spots.append(row)
 
-    def expected(self, st, classes, counts):
-        """Fills classes (per sensor) and counts (pieces per start area) for position st."""
+    def expected(self, st, classes, counts, bands=None):
+        """Fills classes (per sensor) and counts (pieces per start area) for position st, and
+        bands (per sensor, when given and the game ranks its pieces) with the rank band each
+        piece on the board must read as."""
         lay = self.lay
         for i in range(self.n):
             classes[i] = COUNTED if self.spot_colour[i] != 255 else EMPTY
+        if bands is not None:
+            for i in range(self.n):
+                bands[i] = NO_BAND
+        ranked = bands is not None and st.game.ranked
         for c in range(lay.ncol):
             counts[c] = 0 if c in st.seats else ANY
         for p in range(lay.npieces):
             loc = st.pos[p]
             if loc < lay.nboard:
-                classes[self.sensor[loc]] = DOWN if st.undercover(p) else UP
+                i = self.sensor[loc]
+                classes[i] = DOWN if st.undercover(p) else UP
+                if ranked:
+                    bands[i] = p % lay.ppc
             elif p // lay.ppc in st.seats:
                 counts[p // lay.ppc] += 1
 
-    def differences(self, classes, counts, sensed):
-        """Sensor indices the players must change so the board reads as expected."""
+    def differences(self, classes, counts, sensed, bands=None, sensed_bands=None):
+        """Sensor indices the players must change so the board reads as expected (with bands:
+        a piece of another rank than expected, or whose rank cannot be read, differs too)."""
         out = []
         for i in range(self.n):
             e = classes[i]
-            if e != COUNTED and sensed[i] != e:
+            if e != COUNTED and (sensed[i] != e or (
+                    bands is not None and bands[i] != NO_BAND and sensed_bands[i] != bands[i])):
                 out.append(i)
         for c in range(len(self.spots)):
             if counts[c] == ANY:
@@ -70,3 +90,28 @@ class Places:
             elif len(have) > want:
                 out.extend(have[want:])
         return out
+
+    def todo(self, i, classes, sensed, recheck, bands=None, sensed_bands=None):
+        """What the players must do at sensor i, which differs from the expected board."""
+        e = classes[i]
+        now = sensed[i]
+        if now != EMPTY and now != UP and now != DOWN:
+            return FAULT
+        if now == e and (recheck[i] or bands is not None):
+            return EXCHANGE  # the right kind of piece, but another belongs here
+        if e == COUNTED:
+            return TURN if now == DOWN else (PUT if now == EMPTY else TAKE)
+        if e == EMPTY:
+            return TAKE
+        if now == EMPTY:
+            return PUT
+        return TURN
+
+    def name(self, i):
+        """The physical location name of sensor i ("12", "red:h2", "red:s3")."""
+        lay = self.lay
+        loc = self.loc[i]
+        if loc != 255:
+            return str(lay.loc_json(loc))
+        c = self.spot_colour[i]
+        return "%s:s%d" % (lay.colours[c], self.spots[c].index(i) + 1)

@@ -1,10 +1,13 @@
-# The referee: turns board events (sensor classes, cards, buttons) into a game of Agent DOG.
+# The referee: turns board events (sensor classes and rank bands, cards, buttons) into a game
+# of Agent DOG, DOG or DOG Royal, whichever the players start on this board.
 #
 # Phases (docs/board-protocols.md): setup -> await_card -> await_move -> await_effect -> await_card
 # ..., with mismatch whenever the board differs from the game outside a move, round_end between
 # rounds and game_over at the end. The rules core decides everything; the referee only finds
 # which legal move the players made (firmware/judge.py), directs the effects, and keeps the game
-# on flash before it acknowledges a move.
+# on flash before it acknowledges a move. What differs between the games comes from the rules
+# core's variant (its cards, whether its pieces are ranked); what the LEDs show is published as
+# a small model (firmware/shown.py) the view draws from.
 #
 # Everything it emits (events, the public view) is built from public information: the colour
 # under an undercover piece appears only once the rules reveal it (a knock-out, a reveal).
@@ -15,20 +18,24 @@ from shared_rules.move import Move, permutations
 from shared_rules.errors import BadInput
 from shared_rules.state import new_game
 from firmware import judge as judge_mod
-from firmware.places import COUNTED
+from firmware.places import NO_BAND
+from firmware.shown import Shown
 from firmware.store import FORMAT, Offsets, record_parts
-from firmware.hal.scanner import EMPTY, UP, DOWN
+from firmware.hal.scanner import EMPTY
 
-PUBLIC_EFFECTS = ("capture", "flip", "meeting", "reveal", "out")
+# rules-core events the players must see and carry out (or just carried out): the console's
+# `effect` kinds, and the fields they keep
+EFFECTS = {"capture": "knock_out", "flip": "flip", "meeting": "meeting", "reveal": "reveal",
+           "out": "out"}
+RANKS = ("king", "knight", "citizen", "jester")
 
 
 class Referee:
-    def __init__(self, places, names, store, cardmap, out, game=None):
-        """names: sensor index -> location name; out: receives every event object; game: the
-        variant refereed (default Agent DOG)."""
+    def __init__(self, places, store, cardmap, out, game=None):
+        """out: receives every event object; game: the variant refereed at first (default
+        Agent DOG); a new game may choose another played on the same board."""
         self.game = game or variant.load(variant.DEFAULT)
         self.lay = self.game.lay
-        self.names = names
         self._last_mismatch = []
         self.ambiguous = False
         self.move_json = None
@@ -39,7 +46,9 @@ class Referee:
         self.out = out
         n = places.n
         self.sensed = bytearray(n)
+        self.bands = bytearray([NO_BAND] * n)  # the rank band each sensor reads
         self.exp = bytearray(n)
+        self.exp_bands = bytearray([NO_BAND] * n)
         self.counts = bytearray(self.lay.ncol)
         self.touched = bytearray(n)
         # squares whose piece must be lifted before the board counts as right: after an undo,
@@ -61,6 +70,8 @@ class Referee:
         self.lights = move_lights.NONE  # what the LEDs show for the card in play
         self.accepted_at = -1  # sensor to flash after an accepted move
         self.rejected = False
+        self.drawing = -1  # the seat told to draw a card (DOG Royal's special spaces)
+        self.shown = Shown()
 
     # -- the game on flash -----------------------------------------------------------------
     def resume_from_flash(self):
@@ -74,10 +85,18 @@ class Referee:
         return True
 
     def _rebuild(self, header, offsets):
-        lay = self.lay
         try:
+            game = variant.load(header.get("game", variant.DEFAULT),
+                                header.get("layout", self.lay.name))
+            if game.lay.name != self.lay.name:
+                raise ValueError("the stored game is played on %s, this board is %s" % (
+                    game.lay.name, self.lay.name))
+            lay = game.lay
             seats = [lay.cidx[c] for c in header["seats"]]
-            st = new_game(self.game, header["players"], seats, lay.cidx[header["dealer"]])
+            first = header.get("first")
+            if first is not None:
+                first = dict((lay.cidx[c], RANKS.index(first[c])) for c in first)
+            st = new_game(game, header["players"], seats, lay.cidx[header["dealer"]], first)
             done = Offsets()
             for at in offsets:
                 t = self.store.turn(at)
@@ -88,21 +107,31 @@ class Referee:
             self.out({"event": "fault", "what": "game.log", "reason": "stored game unreadable: %s"
                       % (getattr(e, "reason", None) or e)})
             return False
+        self.game = game
+        self.cards = game.cards
         self.header = header
         self.turns = done
         self.st = st
         return True
 
-    def start(self, players, seats=None, dealer=None):
+    def start(self, players, seats=None, dealer=None, game=None):
+        """A new game of `game` (a rules variant on this board; default the one played last).
+        The players then set the board up; in a ranked game each player puts a piece of their
+        choice on the start space, and the board reads which when the setup is done."""
+        if game is not None:
+            self.game = game
+            self.cards = game.cards
         lay = self.lay
         seat_idx = None if seats is None else [lay.cidx[c] for c in seats]
         d = None if dealer is None else lay.cidx[dealer]
         st = new_game(self.game, players, seat_idx, d)
-        self.header = {"format": FORMAT, "players": players,
-                       "seats": [lay.colours[c] for c in st.seats], "dealer": self._c(st.dealer)}
+        self.header = {"format": FORMAT, "game": self.game.name, "layout": lay.name,
+                       "players": players, "seats": [lay.colours[c] for c in st.seats],
+                       "dealer": self._c(st.dealer)}
         for i in range(len(self.recheck)):
             self.recheck[i] = 0
-        self.store.new(self.header)
+        if not self.game.ranked:
+            self.store.new(self.header)  # a ranked game's once the starting pieces are read
         self.st = st
         self.turns = Offsets()
         self._set_phase("setup")
@@ -117,9 +146,12 @@ class Referee:
         self.sense(sensed, changed)
         self.decide()
 
-    def sense(self, sensed, changed):
-        """After a scan with changes: sensed is the class per sensor, changed the sensors."""
+    def sense(self, sensed, changed, bands=None):
+        """After a scan with changes: sensed is the class per sensor, bands the rank band
+        each reads (boards that read ranks), changed the sensors."""
         self.sensed[:] = sensed
+        if bands is not None:
+            self.bands[:] = bands
         for i in changed:
             self.touched[i] = 1
             if self.recheck[i] and sensed[i] == EMPTY:
@@ -139,12 +171,19 @@ class Referee:
             self._refresh()
 
     def _expect(self, st):
-        self.places.expected(st, self.exp, self.counts)
+        self.places.expected(st, self.exp, self.counts,
+                             self.exp_bands if st.game.ranked else None)
+
+    def _differences(self):
+        if self.st.game.ranked:
+            return self.places.differences(self.exp, self.counts, self.sensed, self.exp_bands,
+                                           self.bands)
+        return self.places.differences(self.exp, self.counts, self.sensed)
 
     def _board_diffs(self):
         # outside a move the board must equal the game: what differs, and what must be lifted
         self._expect(self.st)
-        diffs = self.places.differences(self.exp, self.counts, self.sensed)
+        diffs = self._differences()
         for i in range(len(self.recheck)):
             if self.recheck[i] and i not in diffs:
                 diffs.append(i)
@@ -154,6 +193,8 @@ class Referee:
         self.diffs = self._board_diffs()
         ph = self.phase
         if ph == "setup":
+            if self.st.game.ranked and self.header.get("first") is None:
+                self._read_starting_pieces()
             if not self.diffs:
                 self._after_turn_phase()
                 self.out({"event": "turn", "seat": self._c(self.st.to_move)})
@@ -170,12 +211,30 @@ class Referee:
             elif self.diffs != self._last_mismatch:
                 self._mismatch()
 
+    def _read_starting_pieces(self):
+        # a ranked game starts with a piece of each player's choice on the start space: any
+        # rank the sensors can read will do; once all are read, the game begins with them
+        lay = self.lay
+        first = {}
+        for c in self.st.seats:
+            i = self.places.sensor[lay.start[c]]
+            if i in self.diffs and self.sensed[i] == self.exp[i] and self.bands[i] != NO_BAND:
+                self.diffs.remove(i)
+            if i not in self.diffs:
+                first[c] = self.bands[i]
+        if self.diffs:
+            return
+        st = self.st
+        self.st = new_game(self.game, st.players, st.seats, st.dealer, first)
+        self.header["first"] = dict((self._c(c), RANKS[first[c]]) for c in st.seats)
+        self.store.new(self.header)
+
     def _mismatch(self):
         self._last_mismatch = list(self.diffs)
         self.out({"event": "mismatch", "locations": self._names(self.diffs)})
 
     def _names(self, sensors):
-        return [self.names[i] for i in sensors]
+        return [self.places.name(i) for i in sensors]
 
     def _set_phase(self, ph):
         self.phase = ph
@@ -222,6 +281,7 @@ class Referee:
         self.judge = judge
         self.lights = lights
         self.pre_move = self.st
+        self.drawing = -1  # the next card is played: the last draw is done
         for i in range(len(self.touched)):
             self.touched[i] = 0
         self.bad = []
@@ -232,7 +292,7 @@ class Referee:
     # -- the move --------------------------------------------------------------------------
     def _judge(self):
         left = self.judge.left()
-        res = self.judge.judge(self.sensed, self.touched)
+        res = self.judge.judge(self.sensed, self.touched, self.bands)
         if self.judge.left() != left:  # a Partner 4 segment is done: the next one begins
             for i in range(len(self.touched)):
                 self.touched[i] = 0
@@ -283,8 +343,7 @@ class Referee:
         self.saved = False
         if len(self.cands) == 1:
             self._save(self.cands[0][0])
-        dest = self._destination(mv)
-        self.accepted_at = dest
+        self.accepted_at = self._destination(mv)
         self.out({"event": "move", "seat": self._c(st.to_move), "card": cards.names[mv.card],
                   "move": self.move_json})
         if len(self.cands) == 1:
@@ -299,8 +358,10 @@ class Referee:
         self._effects()
 
     def _destination(self, mv):
-        if mv.act == movegen.STEPS:
-            return self.places.sensor[mv.b]
+        # the square a one-piece move ended on (after a citizen's jump, where it jumped to)
+        if mv.act == movegen.STEPS or mv.act == movegen.MAGNET:
+            j = movegen.jump_of(mv.b)
+            return self.places.sensor[j if j >= 0 else movegen.dest_of(mv.b)]
         return -1
 
     def _save(self, m):
@@ -310,32 +371,29 @@ class Referee:
         self.saved = True
 
     def _announce(self, events):
-        lay = self.lay
         for ev in events:
             t = ev["type"]
-            if t not in PUBLIC_EFFECTS:
-                continue
-            e = {"event": "effect"}
-            if t == "capture":
-                e.update({"kind": "knock_out", "at": ev["at"], "to": ev["colour"] + ":start",
-                          "colour": ev["colour"]})
-            elif t == "flip":
-                e.update({"kind": "flip", "at": ev["at"], "undercover": ev["undercover"]})
-            elif t == "meeting":
-                e.update({"kind": "meeting", "point": ev["point"], "from": ev["from"],
-                          "to": ev["to"]})
-            elif t == "reveal":
-                e.update({"kind": "reveal", "at": ev["at"], "colour": ev["colour"],
-                          "outcome": ev["outcome"], "to": ev["to"]})
-            else:
-                e.update({"kind": "out", "seat": ev["seat"], "reason": ev["reason"]})
-            self.out(e)
+            kind = EFFECTS.get(t)
+            if kind is not None:
+                e = {"event": "effect", "kind": kind}
+                for key in ev:
+                    if key != "type":
+                        e[key] = ev[key]
+                if t == "capture":
+                    e["to"] = ev["colour"] + ":start"
+                self.out(e)
+            elif t == "draw":  # a special space: the mover draws a card now (board tells so)
+                self.drawing = self.lay.cidx[ev["seat"]]
+                self.out({"event": "draw", "seat": ev["seat"]})
+            elif t == "jump":
+                self.out({"event": "jump", "from": ev["from"], "to": ev["to"],
+                          "rank": ev["rank"]})
 
     def _effects(self):
         best = None
         for c in self.cands:
             self._expect(c[1])
-            d = self.places.differences(self.exp, self.counts, self.sensed)
+            d = self._differences()
             if not d:
                 self._finish(c)
                 return
@@ -408,24 +466,71 @@ class Referee:
         return True
 
     # -- what players and tools may see ------------------------------------------------------
+    def publish(self):
+        """Brings the view model (self.shown) up to date: what the LEDs show, from public
+        information only."""
+        sh = self.shown
+        st = self.st
+        places = self.places
+        sh.menu = None
+        sh.special = []
+        sh.seat = st.to_move if st is not None else -1
+        sh.lights = move_lights.NONE
+        sh.spots = []
+        sh.steps = []
+        sh.todo = []
+        sh.bad = []
+        sh.accepted = -1
+        sh.draw = self.drawing
+        if st is None:
+            return sh
+        ph = self.phase
+        if ph == "await_move":
+            lit = self.lights
+            sh.lights = lit
+            for c in lit.areas:  # the pieces waiting in a start area that may come into play
+                for i in places.spots[c]:
+                    if self.sensed[i] != EMPTY:
+                        sh.spots.append(i)
+            left = self.judge.left()
+            if left:
+                spots = places.spots[st.plays(st.to_move)]
+                sh.steps = spots[:left]
+            if self.bad:
+                sh.bad = self.bad
+        elif ph in ("setup", "await_effect", "mismatch"):
+            ranked = st.game.ranked
+            for i in self.diffs:
+                sh.todo.append((i, places.todo(
+                    i, self.exp, self.sensed, self.recheck, self.exp_bands if ranked else None,
+                    self.bands if ranked else None)))
+            if ph == "await_effect":
+                sh.accepted = self.accepted_at
+        return sh
+
     def public_view(self):
         st = self.st
         lay = self.lay
         # filled by location and by seat, never piece by piece: the order the keys go in is
         # the order they come out (see console.py)
         board = {}
+        ranks = {} if st.game.ranked else None  # ranks are printed on the pieces: public
         for loc in range(lay.nboard):
             q = st.board[loc]
             if q:
-                board[str(lay.loc_json(loc))] = "undercover" if st.undercover(q - 1) else \
+                key = str(lay.loc_json(loc))
+                board[key] = "undercover" if st.undercover(q - 1) else \
                     self._c((q - 1) // lay.ppc)
+                if ranks is not None:
+                    ranks[key] = RANKS[(q - 1) % lay.ppc]
         areas = {}
         for c in st.seats:
             n = 0
             for p in range(c * lay.ppc, (c + 1) * lay.ppc):
                 n += st.pos[p] >= lay.nboard
             areas[self._c(c)] = n
-        return {"to_move": self._c(st.to_move), "dealer": self._c(st.dealer),
+        view = {"game": st.game.name, "layout": lay.name,
+                "to_move": self._c(st.to_move), "dealer": self._c(st.dealer),
                 "players": st.players, "phase": self.phase,
                 "last_card": self.cards.names[st.last_card] if st.last_card >= 0 else None,
                 "out": [self._c(c) for c in st.seats if (st.out >> c) & 1],
@@ -435,6 +540,9 @@ class Referee:
                     "setup", "await_effect", "mismatch") else [],
                 "card": self.cards.names[self.card] if self.card >= 0 else None,
                 "steps_left": self.judge.left() if self.phase == "await_move" else None}
+        if ranks is not None:
+            view["ranks"] = ranks
+        return view
 
     def export_parts(self):
         return record_parts(self.store, self.header, self.turns)

@@ -1,13 +1,11 @@
-# What the LEDs show, from the referee's public state only (the lights of the card in play, the
-# squares still to change, the seat to move); never from who hides under an undercover piece.
-# The colours are the table in firmware/README.md.
+# What the LEDs show: the model the referee publishes (firmware/shown.py: the lights of the card
+# in play, the squares still to change, the seat to move), from public information only, never
+# from who hides under an undercover piece. The colours are the table in firmware/README.md.
 #
 # A redraw builds a frame of colour codes (one byte per LED) and hands only the LEDs whose code
 # changed to the strip: redraws come after every settled board and five times a second for
 # blinking, and most change nothing, so the common redraw is a few byte copies and one compare.
-from firmware.places import COUNTED
-from firmware import move_lights
-from firmware.hal.scanner import EMPTY, UP, DOWN
+from firmware import move_lights, places
 
 OFF = 0
 MOVABLE = 1   # cyan: a piece that may move with the card in play
@@ -29,6 +27,8 @@ PALETTE = [(0, 0, 0), (0, 160, 255), (0, 255, 0), (255, 0, 0), (0, 0, 255), (255
 SEAT = {"red": (255, 0, 0), "blue": (0, 0, 255), "green": (0, 255, 0), "yellow": (255, 180, 0)}
 TARGET_CODE = bytes([TARGET, KNOCK, HOME, MEET])  # by move_lights kind
 assert (move_lights.TARGET, move_lights.KNOCK, move_lights.HOME, move_lights.MEET) == (0, 1, 2, 3)
+TODO_CODE = {places.PUT: PUT, places.TAKE: TAKE, places.TURN: TURN, places.EXCHANGE: EXCHANGE,
+             places.FAULT: FAULT}
 
 
 class View:
@@ -45,29 +45,39 @@ class View:
         self.shown = bytearray(n)   # what the strip was last given
         self.blank = bytes(n)
 
-    def render(self, ref, blink_on):
+    def render(self, sh, blink_on):
+        """Draws the referee's published model sh (firmware/shown.py)."""
         f = self.frame
         f[:] = self.blank
-        st = ref.st
-        if st is not None:
-            f[self.seat_led[st.to_move]] = SEAT0 + st.to_move
-            ph = ref.phase
-            if ref.accepted_at >= 0 and ph == "await_effect":
-                f[self.led_of_sensor[ref.accepted_at]] = ACCEPT  # first: work still to do wins
-            if ph == "await_move":
-                self._move(ref, blink_on)
-            elif ph in ("setup", "await_effect", "mismatch"):
-                for i in ref.diffs:
-                    self._todo(ref, i, blink_on)
-        self._flush()
-
-    def render_menu(self, seats):
-        """The new-game menu: the seat LEDs of the game that holding confirm would start."""
-        f = self.frame
-        f[:] = self.blank
-        for c in seats:
-            k = self.lay.cidx[c]
-            f[self.seat_led[k]] = SEAT0 + k
+        los = self.led_of_sensor
+        if sh.menu is not None:
+            for c in sh.menu:
+                f[self.seat_led[c]] = SEAT0 + c
+            for i in sh.special:
+                f[los[i]] = MEET
+        if sh.seat >= 0:
+            if sh.draw < 0 or blink_on:  # the seat that must draw a card blinks
+                f[self.seat_led[sh.seat]] = SEAT0 + sh.seat
+            if sh.draw >= 0 and sh.draw != sh.seat and blink_on:
+                f[self.seat_led[sh.draw]] = SEAT0 + sh.draw
+        if sh.accepted >= 0:
+            f[los[sh.accepted]] = ACCEPT  # first: work still to do wins
+        lit = sh.lights
+        for i in lit.movable:
+            f[los[i]] = MOVABLE
+        for i in sh.spots:
+            f[los[i]] = MOVABLE
+        for i, kind in lit.targets:
+            f[los[i]] = TARGET_CODE[kind]
+        for i in sh.steps:
+            f[los[i]] = STEPS
+        if blink_on:
+            for i in sh.bad:
+                f[los[i]] = TAKE
+        for i, what in sh.todo:
+            code = TODO_CODE[what]
+            if code != FAULT or blink_on:
+                f[los[i]] = code
         self._flush()
 
     def _flush(self):
@@ -82,45 +92,3 @@ class View:
                     s.set(i, r, g, b)
             shown[:] = f
         s.show()
-
-    def _todo(self, ref, i, blink_on):
-        e = ref.exp[i]
-        now = ref.sensed[i]
-        if now != EMPTY and now != UP and now != DOWN:
-            code = FAULT if blink_on else OFF
-        elif ref.recheck[i] and now == e:
-            code = EXCHANGE
-        elif e == COUNTED:
-            code = TURN if now == DOWN else (PUT if now == EMPTY else TAKE)
-        elif e == EMPTY:
-            code = TAKE
-        elif now == EMPTY:
-            code = PUT
-        else:
-            code = TURN
-        if code:
-            self.frame[self.led_of_sensor[i]] = code
-
-    def _move(self, ref, blink_on):
-        f = self.frame
-        los = self.led_of_sensor
-        lit = ref.lights
-        for i in lit.movable:
-            f[los[i]] = MOVABLE
-        if lit.areas:
-            spots = self.places.spots
-            sensed = ref.sensed
-            for c in lit.areas:
-                for i in spots[c]:
-                    if sensed[i] != EMPTY:
-                        f[los[i]] = MOVABLE
-        for i, kind in lit.targets:
-            f[los[i]] = TARGET_CODE[kind]
-        left = ref.judge.left()
-        if left:
-            spots = self.places.spots[ref.st.plays(ref.st.to_move)]
-            for j in range(min(left, len(spots))):
-                f[los[spots[j]]] = STEPS
-        if ref.bad and blink_on:
-            for i in ref.bad:
-                f[los[i]] = TAKE

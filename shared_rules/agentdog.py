@@ -24,7 +24,6 @@ class AgentDog(Variant):
     name = "agent-dog"
     title = "Agent DOG"
     cards_name = "agent-dog-cards"
-    layouts = {2: "agent-dog-4", 3: "agent-dog-4", 4: "agent-dog-4"}
 
     def fill_movable(self, st, colour):
         """Pieces of the colour the mover plays, and undercover pieces (by location, so the

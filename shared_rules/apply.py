@@ -95,7 +95,8 @@ def apply(st, mv):
 
 def changes(st, act, a, b):
     """What the card's own move (a, b) does to the board, as sensors that see occupancy alone
-    would: ([(location, occupied after), ...] for the board locations whose occupant changes,
+    would: ([(location, occupied after), ...] for the board locations whose occupant changes
+    (and the special space a citizen jumps on from, which it stands on for a while),
     [(colour, pieces in its start area after - before), ...]). The occupancy view of the move
     apply() carries out (a citizen's jump included), without its other effects."""
     lay = st.lay
@@ -116,8 +117,7 @@ def changes(st, act, a, b):
     if j < 0:
         board.append((d, 1))
     else:
-        if q >= 0:
-            board.append((d, 0))  # taken, and the citizen went on
+        board.append((d, 0))  # the citizen stands there (taking what stood there) and goes on
         board.append((j, 1))
     return board, areas
 

@@ -12,7 +12,6 @@ class Dog(Variant):
     name = "dog"
     title = "DOG"
     cards_name = "dog-cards"
-    layouts = {2: "dog-4", 3: "dog-4", 4: "dog-4", 5: "dog-6", 6: "dog-6"}
 
     def card_moves(self, st, act, colour, visit):
         if act == MAGNET:

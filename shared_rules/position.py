@@ -32,7 +32,7 @@ def game_of(obj):
             name, ", ".join(variant.names())))
     players = obj["players"]
     if type(players) is not int or variant.board_for(name, players) is None:
-        raise bad("players must be one of %s" % sorted(variant.variant_class(name).layouts))
+        raise bad("players must be one of %s" % sorted(variant.boards(name)))
     board = obj.get("layout")
     if board is not None and type(board) is not str:
         raise bad("layout must be the name of a board")

@@ -17,7 +17,6 @@ class Variant:
     name = "?"
     title = "?"              # the game's name for a person
     cards_name = "?"
-    layouts = {}             # players -> the layout (board) they play on
     ranked = False           # a colour's pieces are ranked by their order (DOG Royal)
     draws = False            # cards may be drawn during a round (DOG Royal's special spaces)
     hand = 5                 # cards dealt to each seat at the start of a round
@@ -118,12 +117,15 @@ def bad(reason):
     return BadInput("bad_position", reason)
 
 
-# name -> (module, class), imported when first asked for: a device running one game never
-# loads the others' code
+# name -> (module, class, {players: the board they play on}); a module is imported when its
+# game is first asked for, so a device running one game never loads the others' code
 _VARIANTS = {
-    "agent-dog": ("shared_rules.agentdog", "AgentDog"),
-    "dog": ("shared_rules.dog", "Dog"),
-    "dog-royal": ("shared_rules.royal", "DogRoyal"),
+    "agent-dog": ("shared_rules.agentdog", "AgentDog",
+                  {2: "agent-dog-4", 3: "agent-dog-4", 4: "agent-dog-4"}),
+    "dog": ("shared_rules.dog", "Dog",
+            {2: "dog-4", 3: "dog-4", 4: "dog-4", 5: "dog-6", 6: "dog-6"}),
+    "dog-royal": ("shared_rules.royal", "DogRoyal",
+                  {2: "dog-4", 3: "dog-4", 4: "dog-4", 5: "dog-6", 6: "dog-6"}),
 }
 DEFAULT = "agent-dog"
 
@@ -132,8 +134,13 @@ def names():
     return sorted(_VARIANTS)
 
 
+def boards(name):
+    """{players: layout}: the boards game `name` is played on."""
+    return _VARIANTS[name][2]
+
+
 def variant_class(name):
-    path, cls = _VARIANTS[name]
+    path, cls, _ = _VARIANTS[name]
     mod = __import__(path)
     for part in path.split(".")[1:]:
         mod = getattr(mod, part)
@@ -142,7 +149,7 @@ def variant_class(name):
 
 def board_for(name, players):
     """The board the game `name` is played on by that many players, or None."""
-    return variant_class(name).layouts.get(players)
+    return _VARIANTS[name][2].get(players)
 
 
 def load(name=DEFAULT, layout_name=None):
@@ -151,12 +158,13 @@ def load(name=DEFAULT, layout_name=None):
     if name not in _VARIANTS:
         raise BadInput("bad_request", "unknown game %r; games are %s" % (name, ", ".join(
             names())))
-    cls = variant_class(name)
-    boards = sorted(set(cls.layouts.values()))
+    played_on = _VARIANTS[name][2]
+    names_ = sorted(set(played_on.values()))
     if layout_name is None:
-        layout_name = cls.layouts[max(cls.layouts)]
-    elif layout_name not in boards:
-        raise bad("%s is played on %s, not on %r" % (name, " or ".join(boards), layout_name))
+        layout_name = played_on[max(played_on)]
+    elif layout_name not in names_:
+        raise bad("%s is played on %s, not on %r" % (name, " or ".join(names_), layout_name))
+    cls = variant_class(name)
     key = name + "@" + layout_name
     v = _loaded.get(key)
     if v is None:

@@ -51,7 +51,7 @@ def outputs(st, script):
     places = Places(LAY, INDEX)
     lines = []
     console = Console(None, lambda line: lines.append(line.encode()))
-    ref = Referee(places, NAMES, Store(data), CardMap(data, CARDS.names), console.emit)
+    ref = Referee(places, Store(data), CardMap(data, CARDS.names), console.emit)
     for k in range(len(CARDS.names)):
         ref.cardmap._put(bytes.fromhex("%014x" % k), CARDS.names[k])
     ref.st = st
@@ -77,7 +77,7 @@ def outputs(st, script):
         steps = []
 
         def snap():
-            view.render(ref, True)
+            view.render(ref.publish(), True)
             console.emit({"re": "public", "ok": True, "view": ref.public_view()})
             steps.append((list(lines), bytes(px.buf)))
             del lines[:]

@@ -49,8 +49,7 @@ class Pixels:
 st = position.parse(case["position"])
 LAY = st.lay
 places = Places(LAY, INDEX)
-ref = Referee(places, NAMES, Store("."), CardMap(".", st.game.cards.names), lambda ev: None,
-              st.game)
+ref = Referee(places, Store("."), CardMap(".", st.game.cards.names), lambda ev: None, st.game)
 UID = "04a1b2c3d4e5f6"
 ref.cardmap._put(bytes([int(UID[j:j + 2], 16) for j in range(0, 14, 2)]), case["card"])
 ref.st = st
@@ -76,7 +75,7 @@ def tap():
     for i in range(places.n):
         ref.touched[i] = 0
     ref.on_card(UID)
-    view.render(ref, True)
+    view.render(ref.publish(), True)
 
 
 def first_segment():
@@ -102,7 +101,7 @@ elif mode == "redraw":
     shown = ref.lights.targets
     for j in range(repeat):
         ref.lights.targets = shown if j % 2 else []
-        view.render(ref, True)
+        view.render(ref.publish(), True)
     ref.lights.targets = shown
 elif mode == "lift":
     # N times: a movable piece lifted (judged, its targets worked out, drawn), put back
@@ -113,10 +112,10 @@ elif mode == "lift":
         ref.lights._known = {}
         sensed[i] = EMPTY
         ref.on_board(sensed, (i,))
-        view.render(ref, True)
+        view.render(ref.publish(), True)
         sensed[i] = was
         ref.on_board(sensed, (i,))
-        view.render(ref, True)
+        view.render(ref.publish(), True)
     sensed[i] = EMPTY
     ref.on_board(sensed, (i,))
 elif mode == "segment":
@@ -128,7 +127,7 @@ elif mode == "segment":
         sensed[a] = EMPTY
         sensed[b] = DOWN if to < LAY.n and LAY.hole[to] else UP
         ref.on_board(sensed, (a, b))
-        view.render(ref, True)
+        view.render(ref.publish(), True)
         sensed[a] = was_a
         sensed[b] = was_b
 lit = ref.lights

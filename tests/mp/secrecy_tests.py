@@ -34,7 +34,7 @@ def console_bytes(st):
     places = Places(LAY, INDEX)
     lines = []
     con = Console(None, lines.append)
-    ref = Referee(places, NAMES, Store(SCRATCH), CardMap(SCRATCH, CARDS.names), con.emit)
+    ref = Referee(places, Store(SCRATCH), CardMap(SCRATCH, CARDS.names), con.emit)
     for k in range(len(CARDS.names)):
         ref.cardmap._put(bytes([0, 0, 0, 0, 0, 0, k]), CARDS.names[k])
     ref.st = st
