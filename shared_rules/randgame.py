@@ -104,37 +104,19 @@ def play(seed, players=4, max_turns=20000, report=None, game="agent-dog"):
 
 def demo(seed, players, out, game="agent-dog"):
     from shared_rules import notation
+    from shared_rules.describe import move_text, event_text
     g = variant.load(game, variant.board_for(game, players))
     cards = g.cards
     names = g.lay.colours
 
     def report(before, seat, k, mv, events):
-        if k < 0:
-            what = "cannot play and passes"
-        else:
-            j = notation.to_json(before, mv)
-            if "swap" in j:
-                what = "plays swap: %s <-> %s" % (j["swap"][0], j["swap"][1])
-            else:
-                segs = ", ".join(["%s->%s" % (a, b) for (a, b) in j["path"]])
-                what = "plays %s: %s" % (cards.names[k], segs)
-        out.write("%-6s %s\n" % (names[seat], what))
+        move = notation.to_json(before, mv)
+        out.write("%-6s %s\n" % (names[seat], move_text(cards.names[k] if k >= 0 else None,
+                                                         move)))
         for ev in events:
-            t = ev["type"]
-            if t == "capture":
-                out.write("         knocks out %s at %s\n" % (ev["colour"], ev["at"]))
-            elif t == "meeting":
-                out.write("         meeting at %s: piece on %s pulled to %s\n"
-                          % (ev["point"], ev["from"], ev["to"]))
-            elif t == "reveal":
-                out.write("         reveals %s at %s: %s %s\n"
-                          % (ev["colour"], ev["at"], ev["outcome"], ev["to"]))
-            elif t == "out":
-                out.write("         %s is out of the round (%s)\n" % (ev["seat"], ev["reason"]))
-            elif t == "round_end":
-                out.write("-- round over; %s deals --\n" % ev["dealer"])
-            elif t == "win":
-                out.write("== %s win ==\n" % " and ".join(ev["seats"]))
+            text = event_text(ev)
+            if text is not None:
+                out.write("%s%s\n" % ("" if text[0] in "-=" else "         ", text))
 
     out.write("%s, %d players, seed %d: a random game refereed by the rules core\n"
               % (g.title, players, seed))

@@ -8,44 +8,36 @@ import sys
 import time
 
 from host_tools.sim.players import Table, Players
+from shared_rules.describe import move_text, event_text
+
+
+# the console's effect kinds are the rules core's events under other names
+EFFECT_TYPES = {"knock_out": "capture", "flip": "flip", "meeting": "meeting",
+                "reveal": "reveal", "out": "out"}
+INDENT = "       "
 
 
 def describe(e):
+    """A line for a board event (the console's), or None for those the demo does not print."""
     ev = e.get("event")
     if ev == "card":
         return "%-6s taps %s" % (e["seat"], e["card"])
     if ev == "move":
-        m = e["move"]
-        if "swap" in m:
-            return "       board accepts: swap %s <-> %s" % tuple(m["swap"])
-        return "       board accepts: " + ", ".join("%s -> %s" % (a, b) for a, b in m["path"])
+        return INDENT + "board accepts: " + move_text(e["card"], e["move"]).split(": ", 1)[1]
     if ev == "effect":
-        k = e["kind"]
-        if k == "knock_out":
-            return "       knock-out at %s: back to %s" % (e["at"], e["to"])
-        if k == "flip":
-            return "       the piece on %s %s" % (
-                e["at"], "goes undercover (upside down)" if e["undercover"]
-                else "comes up (upright)")
-        if k == "meeting":
-            return "       meeting at %s: pull %s -> %s" % (e["point"], e["from"], e["to"])
-        if k == "meetings":
-            return "       meetings at %s: the mover chooses the order" % e["points"]
-        if k == "reveal":
-            return "       reveal on %s: %s, %s -> %s" % (e["at"], e["colour"], e["outcome"],
-                                                       e["to"])
-        if k == "out":
-            return "       %s is out of the round (%s)" % (e["seat"], e["reason"])
+        if e["kind"] == "meetings":
+            return INDENT + "meetings at %s: the mover chooses the order" % e["points"]
+        rules_event = dict(e, type=EFFECT_TYPES[e["kind"]])
+        return INDENT + event_text(rules_event)
+    if ev in ("draw", "jump", "round_end", "win"):
+        text = event_text(dict(e, type=ev))
+        return text if text[0] in "-=" else INDENT + text
     if ev == "pass":
         return "%-6s holds back: passes" % e["seat"]
     if ev == "reject":
-        return "       board rejects: %s" % e["reason"]
+        return INDENT + "board rejects: %s" % e["reason"]
     if ev == "mismatch":
-        return "       board shows a mismatch at %s" % ", ".join(e["locations"])
-    if ev == "round_end":
-        return "-- round over; %s deals --" % e["dealer"]
-    if ev == "win":
-        return "== %s win ==" % " and ".join(e["seats"])
+        return INDENT + "board shows a mismatch at %s" % ", ".join(e["locations"])
     return None
 
 
