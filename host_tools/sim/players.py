@@ -11,28 +11,40 @@ from shared_rules.apply import apply as rules_apply
 from shared_rules.move import Move
 from shared_rules.state import new_game
 
+# the Agent DOG game the tests of the referee play most (a table plays whatever it starts)
 GAME = variant.load(variant.DEFAULT)
 LAY = GAME.lay
 CARDS = GAME.cards
-HOLES = {4, 7, 12, 20, 23, 28, 36, 39, 44, 52, 55, 60}
 SETTLE_MS = 160  # more than the scanner's four-scan debounce (80 ms) plus a scan
 PASS_MS = 2000  # the pass gesture: hold back for 2 s (docs/board-protocols.md, section 2)
+BOARD = "agent-dog-4"
 
 
 class TableError(AssertionError):
     pass
 
 
-def wloc(loc):
+def wloc(loc, lay=LAY):
     """A rules board location as a board location name."""
-    return str(LAY.loc_json(loc))
+    return str(lay.loc_json(loc))
+
+
+def piece_name(lay, p):
+    """The physical piece of rules piece p in a ranked game: red-1 is red's king, ..."""
+    return "%s-%d" % (lay.colours[p // lay.ppc], p % lay.ppc + 1)
 
 
 class Table:
-    def __init__(self, seed=1, flash=None, enrol=True, heap_kw=None, code=None, link=None):
+    def __init__(self, seed=1, flash=None, enrol=True, heap_kw=None, code=None, link=None,
+                 board=BOARD):
         """link: another control channel with the Sim's request() and flash (a virtual
-        device's, host_tools.virtual.link)."""
-        self.sim = link or Sim(seed=seed, flash=flash, heap_kw=heap_kw, code=code)
+        device's, host_tools.virtual.link); board: the board variant (agent-dog-4, dog-4,
+        dog-6)."""
+        kw = {} if board == BOARD else {"board": board}
+        self.sim = link or Sim(seed=seed, flash=flash, heap_kw=heap_kw, code=code, **kw)
+        self.board = board
+        self.game = GAME
+        self.rng_first = seed
         self.events = []
         self.answers = []
         deck = self.ask({"op": "deck"})["cards"]
@@ -115,8 +127,9 @@ class Table:
         return self.ask({"op": "lift", "at": where})["piece"]
 
     def place(self, piece, where, upside_down=None):
-        if upside_down is None:
-            upside_down = where.isdigit() and int(where) in HOLES
+        if upside_down is None:  # on a hole a piece goes undercover
+            lay = self.game.lay
+            upside_down = where.isdigit() and int(where) < lay.n and lay.hole[int(where)] == 1
         self.ask({"op": "place", "piece": piece, "at": where, "upside_down": upside_down})
 
     def free_spot(self, colour):
@@ -127,8 +140,14 @@ class Table:
                 return s
         raise TableError("no free spot in %s's start area" % colour)
 
-    def taken_spot(self, colour):
+    def taken_spot(self, colour, piece=None):
+        """A start-area spot of colour with a piece on it (that piece, when named)."""
         w = self.world()
+        if piece is not None:
+            at = w[piece]["at"]
+            if at is None or not at.startswith(colour + ":s"):
+                raise TableError("%s is not in %s's start area" % (piece, colour))
+            return at
         for k in range(1, 5):
             s = "%s:s%d" % (colour, k)
             if any(p["at"] == s for p in w.values()):
@@ -144,8 +163,14 @@ class Table:
         return self.since(n)
 
     # -- a game -----------------------------------------------------------------------------
-    def new_game(self, players=4, seats=None, dealer=None):
+    def new_game(self, players=4, seats=None, dealer=None, game=None, first=None):
+        """Starts a game through the console and sets the board up. game: the rules variant
+        (default Agent DOG); first: in a ranked game, per colour the rank index of the piece
+        the player puts on the start space (default: one by the table's seed)."""
+        name = game or variant.DEFAULT
         cmd = {"op": "new_game", "players": players}
+        if game:
+            cmd["game"] = game
         if seats:
             cmd["seats"] = seats
         if dealer:
@@ -153,13 +178,22 @@ class Table:
         ans = self.send(cmd)
         if not ans["ok"]:
             raise TableError(ans)
+        g = variant.load(name, variant.board_for(name, players))
+        self.game = g
+        lay = g.lay
         view = self.public()
-        for colour in view["cards_left"]:
-            piece = self.lift(self.taken_spot(colour))
-            self.place(piece, str(LAY.start[LAY.cidx[colour]]))
+        colours = list(view["cards_left"])
+        if g.ranked and first is None:
+            first = dict((lay.cidx[c], (self.rng_first + j) % lay.ppc)
+                         for j, c in enumerate(colours))
+        for colour in colours:
+            c = lay.cidx[colour]
+            named = piece_name(lay, c * lay.ppc + first[c]) if g.ranked else None
+            piece = self.lift(self.taken_spot(colour, named))
+            self.place(piece, str(lay.start[c]))
         self.wait()
-        self.st = new_game(GAME, players, None if seats is None else [LAY.cidx[c] for c in seats],
-                           None if dealer is None else LAY.cidx[dealer])
+        self.st = new_game(g, players, None if seats is None else [lay.cidx[c] for c in seats],
+                           None if dealer is None else lay.cidx[dealer], first)
         if self.phase() != "await_card":
             raise TableError("setup not accepted: %s" % self.public())
 
@@ -189,15 +223,23 @@ class Table:
         where it says (the colour under each piece matters, so the right pieces move)."""
         from shared_rules import notation
         rec = self.record()
-        st = new_game(GAME, rec["players"], [LAY.cidx[c] for c in rec["seats"]],
-                      LAY.cidx[rec["dealer"]])
+        g = variant.load(rec.get("game", variant.DEFAULT), rec.get("layout"))
+        lay = g.lay
+        first = None
+        if "first" in rec:
+            first = dict((lay.cidx[c], ("king", "knight", "citizen", "jester").index(r))
+                         for c, r in rec["first"].items())
+        st = new_game(g, rec["players"], [lay.cidx[c] for c in rec["seats"]],
+                      lay.cidx[rec["dealer"]], first)
         for turn in rec["turns"]:
             st, _ = rules_apply(st, notation.from_json(st, turn["move"]))
+        self.game = g
         self.st = st
-        want = {}  # location name -> (colour, upside down)
-        for p in range(LAY.npieces):
-            if st.pos[p] < LAY.nboard and p // LAY.ppc in st.seats:
-                want[wloc(st.pos[p])] = (LAY.colours[p // LAY.ppc], st.undercover(p))
+        want = {}  # location name -> (colour, upside down, the piece when ranked)
+        for p in range(lay.npieces):
+            if st.pos[p] < lay.nboard and p // lay.ppc in st.seats:
+                want[wloc(st.pos[p], lay)] = (lay.colours[p // lay.ppc], st.undercover(p),
+                                              piece_name(lay, p) if g.ranked else None)
         world = self.world()
         hand = []
         for name, p in world.items():
@@ -205,18 +247,20 @@ class Table:
             colour = name.split("-")[0]
             if at is None:
                 hand.append(name)
-            elif ":s" not in at and (at not in want or want[at][0] != colour):
+            elif ":s" not in at and (at not in want or want[at][0] != colour or
+                                     want[at][2] not in (None, name)):
                 self.lift(at)
                 hand.append(name)
             elif ":s" not in at and want[at][1] != p["upside_down"]:
                 self.ask({"op": "flip", "at": at})
         world = self.world()
-        for at, (colour, down) in sorted(want.items()):
+        for at, (colour, down, named) in sorted(want.items()):
             if world.get(self.at(at) or "", {}).get("at") == at:
                 continue
-            mine = [n for n in hand if n.startswith(colour + "-")]
+            mine = [n for n in hand if n == named or (named is None and
+                                                       n.startswith(colour + "-"))]
             if not mine:
-                spot = self.taken_spot(colour)
+                spot = self.taken_spot(colour, named)
                 mine = [self.lift(spot)]
                 hand.extend(mine)
             hand.remove(mine[0])
@@ -231,40 +275,52 @@ class Table:
         """The board's public view must be the players' own game."""
         view = self.public()
         mine = public_board(self.st)
-        if view["board"] != mine or view["to_move"] != LAY.colours[self.st.to_move] or \
-                view["cards_left"] != dict((LAY.colours[c], self.st.cards[c])
-                                           for c in self.st.seats):
+        lay = self.st.lay
+        ranks = public_ranks(self.st)
+        if view["board"] != mine or view["to_move"] != lay.colours[self.st.to_move] or \
+                view["cards_left"] != dict((lay.colours[c], self.st.cards[c])
+                                           for c in self.st.seats) or \
+                view.get("ranks") != ranks:
             raise TableError("the board and the players disagree:\nboard   %s\nplayers %s\n%s"
                              % (view["board"], mine, self.events[-12:]))
 
     def do_move(self, mv):
         """Moves pieces for mv; returns knocked-out pieces still in hand."""
         st = self.st
+        lay = st.lay
         held = []
-        if mv.act == movegen.SWAP:
-            a = wloc(st.pos[mv.a])
-            b = wloc(st.pos[mv.b])
+        if mv.act == movegen.SWAP or mv.act == movegen.SWAP_OWN:
+            a = wloc(st.pos[mv.a], lay)
+            b = wloc(st.pos[mv.b], lay)
             pa = self.lift(a)
             pb = self.lift(b)
-            self.wait()  # both holes empty for a moment, as hands do it
-            self.place(pa, b, True)
-            self.place(pb, a, True)
+            self.wait()  # both squares empty for a moment, as hands do it
+            self.place(pa, b)
+            self.place(pb, a)
             return held
-        if mv.act == movegen.STEPS:
+        if mv.act == movegen.STEPS or mv.act == movegen.MAGNET:
             frm = st.pos[mv.a]
-            to = wloc(mv.b)
-            if st.at(mv.b) >= 0:
+            d = movegen.dest_of(mv.b)
+            to = wloc(d, lay)
+            if st.at(d) >= 0:
                 held.append(self.lift(to))  # the victim first, at a human pace
                 self.wait()
-            src = self.taken_spot(LAY.colours[frm - LAY.nboard]) if frm >= LAY.nboard \
-                else wloc(frm)
+            if frm >= lay.nboard:
+                named = piece_name(lay, mv.a) if st.game.ranked else None
+                src = self.taken_spot(lay.colours[frm - lay.nboard], named)
+            else:
+                src = wloc(frm, lay)
             piece = self.lift(src)
             self.place(piece, to)
+            j = movegen.jump_of(mv.b)
+            if j >= 0:  # the citizen stands on the special space a moment, then jumps on
+                self.wait()
+                self.place(self.lift(to), wloc(j, lay))
             return held
         # the Partner 4: segment by segment, burned pieces taken off as the piece passes
         work = st.copy()
         sp = split.Split(st, st.plays(st.to_move))
-        total = CARDS.steps[movegen.effective(st, mv.card)][0]
+        total = st.game.cards.steps[movegen.effective(st, mv.card)][0]
         steps = split.unpack(mv.a, total)
         i = 0
         while i < len(steps):
@@ -275,14 +331,14 @@ class Table:
                 d = split.dest(work, sp, p, steps[i][1])
                 q = split.step(work, p, d)
                 if q >= 0:
-                    burned.append(wloc(d))
+                    burned.append(wloc(d, lay))
                 i += 1
             for b in burned:
                 held.append(self.lift(b))
             if burned:
                 self.wait()
-            piece = self.lift(wloc(start))
-            self.place(piece, wloc(work.pos[p]))
+            piece = self.lift(wloc(start, lay))
+            self.place(piece, wloc(work.pos[p], lay))
             self.wait()
         return held
 
@@ -324,12 +380,23 @@ class Table:
 
 
 def public_board(st):
+    lay = st.lay
     out = {}
-    for p in range(LAY.npieces):
+    for p in range(lay.npieces):
         loc = st.pos[p]
-        if loc < LAY.nboard:
-            out[wloc(loc)] = "undercover" if st.undercover(p) else LAY.colours[p // LAY.ppc]
+        if loc < lay.nboard:
+            out[wloc(loc, lay)] = "undercover" if st.undercover(p) else lay.colours[p // lay.ppc]
     return out
+
+
+def public_ranks(st):
+    """What the public view shows of the ranks (a ranked game), else None."""
+    if not st.game.ranked:
+        return None
+    lay = st.lay
+    ranks = ("king", "knight", "citizen", "jester")
+    return dict((wloc(st.pos[p], lay), ranks[p % lay.ppc]) for p in range(lay.npieces)
+                if st.pos[p] < lay.nboard)
 
 
 def _first_meeting(evs):
@@ -341,7 +408,7 @@ def _first_meeting(evs):
 
 def legal(st, card):
     from shared_rules.move import legal_moves
-    return legal_moves(st, CARDS.index[card])
+    return legal_moves(st, st.game.cards.index[card])
 
 
 def find(st, card, frm=None, to=None, path=None):
@@ -365,22 +432,25 @@ def score(st, mv):
     new, events = _apply(st, mv)
     seat = st.to_move
     s = 0
+    lay = st.lay
     for ev in events:
         t = ev["type"]
         if t == "capture":
-            s += -500 if st.same_team(seat, LAY.cidx[ev["colour"]]) else 40
+            s += -500 if st.same_team(seat, lay.cidx[ev["colour"]]) else 40
         elif t == "win":
             s += 10000
         elif t == "reveal":
             s += 30 if ev["outcome"] == "stays" else -10
-    mine = [c for c in range(LAY.ncol) if st.same_team(seat, c)]
+        elif t == "draw":
+            s += 25
+    mine = [c for c in range(lay.ncol) if st.same_team(seat, c)]
     for c in mine:
-        for p in range(c * LAY.ppc, (c + 1) * LAY.ppc):
+        for p in range(c * lay.ppc, (c + 1) * lay.ppc):
             for pos, sign in ((new.pos[p], 1), (st.pos[p], -1)):
-                if LAY.is_home(pos):
-                    s += sign * (200 + 10 * LAY.home_index(pos))
-                elif pos < LAY.n:
-                    s += sign * (30 + (pos - LAY.start[c]) % LAY.n)
+                if lay.is_home(pos):
+                    s += sign * (200 + 10 * lay.home_index(pos))
+                elif pos < lay.n:
+                    s += sign * (30 + (pos - lay.start[c]) % lay.n)
     return s
 
 
@@ -392,7 +462,7 @@ class Players:
         from shared_rules.randgame import Table as Cards
         self.table = table
         self.rng = Rng(seed)
-        self.cards = Cards(CARDS, self.rng)
+        self.cards = Cards(table.game.cards, self.rng)
 
     def deal(self):
         self.cards.deal(self.table.st)
@@ -435,7 +505,7 @@ class Players:
         _, k, mv = best
         hand.remove(k)
         self.cards.discard.append(k)
-        evs = t.play(CARDS.names[k], mv)
+        evs = t.play(st.game.cards.names[k], mv)
         if (t.st.out >> st.to_move) & 1 and hand:
             self.cards.discard.extend(hand)
             del hand[:]
