@@ -8,6 +8,12 @@
 # in small ints (the open containers are a bit set) and allocates nothing until it refuses.
 import json
 
+try:
+    from micropython import const
+except ImportError:  # CPython: the names stay plain module constants
+    def const(__expr):  # positional only (the __ prefix), as micropython.const is
+        return __expr
+
 MAX_LINE = 65536  # bytes in one request line, its newline not counted
 MAX_DEPTH = 16  # arrays and objects inside each other; the open ones are bits of one int
 MAX_DIGITS = 9  # a number's digits: every number in the protocol is a small whole number
@@ -20,36 +26,37 @@ NOT_WHOLE = "numbers in a request are whole numbers, without fraction or exponen
 NOT_ASCII = "strings in a request are ASCII text (every name in the protocol is)"
 OUT_OF_MEMORY = "out of memory reading this request"
 
-_QUOTE = 0x22
-_BACKSLASH = 0x5C
-_MINUS = 0x2D
-_ZERO = 0x30
-_NINE = 0x39
-_DOT = 0x2E
-_COMMA = 0x2C
-_COLON = 0x3A
-_OPEN_ARRAY = 0x5B
-_CLOSE_ARRAY = 0x5D
-_OPEN_OBJECT = 0x7B
-_CLOSE_OBJECT = 0x7D
-_NEWLINE = 0x0A
-_LOWER_U = 0x75
-_FIRST_PRINTABLE = 0x20
-_FIRST_NON_ASCII = 0x80
-_FIRST_CONTINUATION = 0x80  # UTF-8 bytes after the first of a character
-_LAST_CONTINUATION = 0xBF
+_QUOTE = const(0x22)
+_BACKSLASH = const(0x5C)
+_MINUS = const(0x2D)
+_ZERO = const(0x30)
+_NINE = const(0x39)
+_DOT = const(0x2E)
+_COMMA = const(0x2C)
+_COLON = const(0x3A)
+_OPEN_ARRAY = const(0x5B)
+_CLOSE_ARRAY = const(0x5D)
+_OPEN_OBJECT = const(0x7B)
+_CLOSE_OBJECT = const(0x7D)
+_NEWLINE = const(0x0A)
+_RETURN = const(0x0D)
+_LOWER_U = const(0x75)
+_FIRST_PRINTABLE = const(0x20)
+_FIRST_NON_ASCII = const(0x80)
+_FIRST_CONTINUATION = const(0x80)  # UTF-8 bytes after the first of a character
+_LAST_CONTINUATION = const(0xBF)
 _SIMPLE_ESCAPES = b'"\\/bfnrt'
 _EXPONENT = b"eE"
 _WHITESPACE = b" \t\n\r"
 
 # what the check expects next
-_VALUE = 0
-_VALUE_OR_CLOSE = 1  # just after [
-_KEY_OR_CLOSE = 2  # just after {
-_KEY = 3  # after a comma in an object
-_COLON_NEXT = 4
-_COMMA_OR_CLOSE = 5
-_END = 6  # the top value is complete: only whitespace may follow
+_VALUE = const(0)
+_VALUE_OR_CLOSE = const(1)  # just after [
+_KEY_OR_CLOSE = const(2)  # just after {
+_KEY = const(3)  # after a comma in an object
+_COLON_NEXT = const(4)
+_COMMA_OR_CLOSE = const(5)
+_END = const(6)  # the top value is complete: only whitespace may follow
 
 
 def too_long(limit=MAX_LINE):
@@ -77,9 +84,13 @@ def _hex(c):
     return -1
 
 
-def _string_end(b, i, n):
+def _string_end(b, i, n, plain):
     """The index after the string whose opening quote is at i, or -1 - the index of what is
-    wrong in it (-1 - n when it never ends); _string_error says what."""
+    wrong in it (-1 - n when it never ends); _string_error says what. plain: the line holds
+    no backslash, no control character and nothing beyond ASCII, so the next quote ends it."""
+    if plain:
+        j = b.find(b'"', i + 1)
+        return j + 1 if j >= 0 else -1 - n
     i += 1
     while i < n:
         c = b[i]
@@ -169,10 +180,22 @@ def _well_formed_utf8(b):
     return True
 
 
+def _plain(b, n):
+    # a line of printable ASCII without backslashes (the common case) lets strings be skipped
+    # by a search in C instead of byte by byte; a trailing newline does not count
+    while n and (b[n - 1] == _NEWLINE or b[n - 1] == _RETURN):
+        n -= 1
+    if n == 0 or b.find(b"\\") >= 0:
+        return False
+    part = memoryview(b)[:n]
+    return min(part) >= _FIRST_PRINTABLE and max(part) < _FIRST_NON_ASCII
+
+
 def check(b):
     """None when the bytes b are one JSON value this protocol accepts, else the reason."""
     n = len(b)
     i = 0
+    plain = _plain(b, n)
     state = _VALUE
     depth = 0
     objects = 0  # bit k set: the container open at depth k + 1 is an object
@@ -197,7 +220,7 @@ def check(b):
                 depth -= 1
                 i += 1
             elif c == _QUOTE:
-                j = _string_end(b, i, n)
+                j = _string_end(b, i, n, plain)
                 if j < 0:
                     return _string_error(b, -1 - j, n)
                 i = j
@@ -233,7 +256,7 @@ def check(b):
                 depth -= 1
                 i += 1
             elif c == _QUOTE:
-                j = _string_end(b, i, n)
+                j = _string_end(b, i, n, plain)
                 if j < 0:
                     return _string_error(b, -1 - j, n)
                 i = j
