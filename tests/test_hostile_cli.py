@@ -144,11 +144,14 @@ def test_replay_of_what_is_not_a_record_file(tmp_path, target, says):
 def test_replay_into_a_closed_pipe_ends_quietly(tmp_path, game):
     path = tmp_path / "game.json"
     path.write_text(json.dumps(game))
-    proc = subprocess.Popen([AGENTBOARD, "replay", str(path)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=ROOT)
-    assert proc.stdout and proc.stderr
-    proc.stdout.readline()
-    proc.stdout.close()  # as `| head -1` does
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has gone, as `| head -1` goes after its line
+    try:
+        proc = subprocess.Popen([AGENTBOARD, "replay", str(path)], stdout=write_end,
+                                stderr=subprocess.PIPE, cwd=ROOT)
+    finally:
+        os.close(write_end)
+    assert proc.stderr
     err = proc.stderr.read()
     assert proc.wait(timeout=60) == PIPE_CLOSED and err == b"", err
 
