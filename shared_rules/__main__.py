@@ -3,22 +3,54 @@
 # (the same under micropython -m shared_rules ...)
 import sys
 
+USAGE = ("usage: python -m shared_rules serve | demo [SEED] [PLAYERS] [GAME]  (SEED a whole "
+         "number; GAME agent-dog (default, 2 to 4 players), dog or dog-royal (2 to 6))\n")
+GAMES = {"agent-dog": ("2", "3", "4"), "dog": ("2", "3", "4", "5", "6"),
+         "dog-royal": ("2", "3", "4", "5", "6")}
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # the shell's code for a program ended by Ctrl-C
+
+
+def _quiet_stdout():
+    # stdout's reader left (`... | head -1`): nothing more can be said there, and CPython
+    # would complain while flushing it at exit; MicroPython has no dup2 and no such flush
+    try:
+        import os
+        dup2 = getattr(os, "dup2")
+        dup2(os.open("/dev/null", getattr(os, "O_WRONLY")), sys.stdout.fileno())
+    except (AttributeError, OSError):
+        pass
+
+
+def _seed(text):
+    digits = text[1:] if text[:1] == "-" else text
+    return int(text) if digits.isdigit() and len(digits) <= 9 else None
+
 
 def main(argv):
     cmd = argv[0] if argv else ""
-    if cmd == "serve":
+    if cmd == "serve" and len(argv) == 1:
         from shared_rules.protocol import serve
-        serve(sys.stdin, sys.stdout)
+        if not serve(getattr(sys.stdin, "buffer", sys.stdin), sys.stdout):
+            _quiet_stdout()
         return 0
-    if cmd == "demo":
-        from shared_rules import randgame
-        seed = int(argv[1]) if len(argv) > 1 else 1
-        players = int(argv[2]) if len(argv) > 2 else 4
+    if cmd == "demo" and len(argv) <= 4:
+        seed = _seed(argv[1]) if len(argv) > 1 else 1
+        players = argv[2] if len(argv) > 2 else "4"
         game = argv[3] if len(argv) > 3 else "agent-dog"
-        randgame.demo(seed, players, sys.stdout, game)
-        return 0
-    sys.stderr.write("usage: python -m shared_rules serve | demo [SEED] [PLAYERS] [GAME]\n")
-    return 2
+        if seed is not None and players in GAMES.get(game, ()):
+            from shared_rules import randgame
+            try:
+                randgame.demo(seed, int(players), sys.stdout, game)
+            except OSError:  # a closed pipe: the reader has what it wanted
+                _quiet_stdout()
+            return 0
+    sys.stderr.write(USAGE)
+    return EXIT_USAGE
 
 
-sys.exit(main(sys.argv[1:]))
+try:
+    code = main(sys.argv[1:])
+except KeyboardInterrupt:
+    code = EXIT_INTERRUPTED
+sys.exit(code)

@@ -130,7 +130,7 @@ def test_replay_prints_every_turn_to_the_win(tmp_path):
     code, out, err = run("replay", str(tmp_path / "game.json"))
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].startswith("3 players")
+    assert lines[0].startswith("Agent DOG, 3 players")
     numbered = [ln for ln in lines if ln[:4].strip().isdigit()]
     assert len(numbered) == len(rec["turns"])
     assert lines[-1].strip().startswith("== ") and "win" in lines[-1]

@@ -252,7 +252,7 @@ def test_enrol_names_new_stickers_and_reports_known_ones(board):
         lines = [json.loads(line) for line in f]
     assert [u for u, k in lines if k == "7" and u in stickers] == stickers
     code, out, err = run("enrol", "--port", board.url, "--card", "seven", "--count", "1")
-    assert code == 1 and "unknown card kind 'seven'" in err
+    assert code == 2 and "unknown card kind 'seven'" in err  # a usage error
 
 
 def test_calibrate_measures_and_draws_every_sensor(board):
@@ -426,12 +426,11 @@ def test_a_serial_port_locked_by_another_program_is_busy():
     path = os.ttyname(slave)
     holder = serial.Serial(path, exclusive=True)  # e.g. a serial terminal left open
     try:
-        code, out, err = run("deploy", "--port", path)
-        assert (code, err) == (1, "agentboard: port %s is busy: close the program using it (a "
-                                  "monitor, a serial terminal)\n" % path)
-        code, out, err = run("export", "--port", path)
-        assert (code, err) == (1, "agentboard: port %s is busy: close the program using it\n"
-                               % path)
+        busy = ("agentboard: port %s is busy: close the program using it (a serial monitor, "
+                "mpremote, `agentboard monitor`)\n" % path)
+        for command in ("deploy", "export"):  # the same sentence from every command
+            code, out, err = run(command, "--port", path)
+            assert (code, err) == (1, busy)
     finally:
         holder.close()
         os.close(master)
@@ -444,8 +443,9 @@ def test_nothing_listening_and_a_silent_device_are_clear_errors():
     port = s.getsockname()[1]
     s.close()
     code, out, err = run("deploy", "--port", "socket://127.0.0.1:%d" % port)
-    assert (code, err) == (1, "agentboard: nothing answers at socket://127.0.0.1:%d (is the "
-                               "virtual device running?)\n" % port)
+    assert (code, err) == (1, "agentboard: nothing answers at socket://127.0.0.1:%d: is the "
+                               "virtual device running? (`agentboard virtual` starts one)\n"
+                           % port)
     silent = socket.socket()
     silent.bind(("127.0.0.1", 0))
     silent.listen(1)
@@ -457,6 +457,7 @@ def test_nothing_listening_and_a_silent_device_are_clear_errors():
     finally:
         silent.close()
     assert code == 1 and "does not answer: no MicroPython REPL" in err
+    assert "b''" not in out + err  # mpremote's own print of what it got is not shown
     code, out, err = run("deploy", "--port", "/dev/ttyUSB97")
     assert (code, err) == (1, "agentboard: no board at /dev/ttyUSB97: is it plugged in? "
-                              "(agentboard flash lists what it finds)\n")
+                              "(leave --port out to find it)\n")
