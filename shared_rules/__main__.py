@@ -39,9 +39,9 @@ def main(argv):
         players = argv[2] if len(argv) > 2 else "4"
         game = argv[3] if len(argv) > 3 else "agent-dog"
         if seed is not None and players in GAMES.get(game, ()):
-            from shared_rules import randgame
+            from shared_rules import demo
             try:
-                randgame.demo(seed, int(players), sys.stdout, game)
+                demo.demo(seed, int(players), sys.stdout, game)
             except OSError:  # a closed pipe: the reader has what it wanted
                 _quiet_stdout()
             return 0

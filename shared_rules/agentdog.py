@@ -23,6 +23,7 @@ def undercover_allowed(st, colour):
 class AgentDog(Variant):
     name = "agent-dog"
     title = "Agent DOG"
+    own_capture_out = True
     cards_name = "agent-dog-cards"
 
     def fill_movable(self, st, colour):
@@ -40,9 +41,6 @@ class AgentDog(Variant):
             else:
                 m[p] = 1 if p // lay.ppc == colour else 0
         return m
-
-    def capture_puts_out(self):
-        return True
 
     def orders(self, st, code, total):
         # several meeting points fired by one Partner 4: the mover chooses the order

@@ -47,6 +47,7 @@ def apply(st, mv):
     moved = []
     if act == STEPS or act == MAGNET:
         if not is_legal(st, mv):
+            from shared_rules.explain import explain  # the reasons: loaded when needed
             raise illegal(explain(st, e, colour, mv))
         p = mv.a
         d = movegen.dest_of(mv.b)
@@ -64,6 +65,7 @@ def apply(st, mv):
     elif act == SWAP or act == SWAP_OWN:
         # two undercover pieces are a pair in either order; DOG names its own piece first
         if not is_legal(st, mv) and not (act == SWAP and is_legal(st, _reversed(mv))):
+            from shared_rules.explain import explain_swap
             raise illegal(explain_swap(st, act))
         a = mv.a
         b = mv.b
@@ -79,7 +81,7 @@ def apply(st, mv):
     else:
         _split(st, new, e, colour, mv, events, captured, moved)
     game.after_move(st, new, colour, e, mv, moved, captured, events)
-    if game.capture_puts_out():
+    if game.own_capture_out:
         for q in captured:
             if new.same_team(seat, q // lay.ppc):
                 new.out |= 1 << seat
@@ -210,43 +212,3 @@ def _finish_turn(new, events):
     for c in seats:
         new.cards[c] = new.game.hand
     events.append({"type": "round_end", "dealer": lay.colours[d]})
-
-
-def explain_swap(st, act):
-    if act == SWAP:
-        return "swap: both pieces must be undercover (on holes), and two different ones"
-    return ("swap: one of your pieces on the track changes places with a piece of another "
-            "colour on the track; pieces on their own start space or in a home cannot be "
-            "swapped")
-
-
-def explain(st, e, colour, mv):
-    """A reason for a person why piece mv.a may not go to mv.b with card kind e."""
-    game = st.game
-    cards = game.cards
-    lay = st.lay
-    name = cards.names[e]
-    p = mv.a
-    dest = movegen.dest_of(mv.b)
-    frm = st.pos[p]
-    if frm >= lay.nboard:
-        if not cards.enter[e]:
-            return "%s cannot bring a piece into play; only 1/11 and 13 can" % name
-        if p // lay.ppc != colour:
-            return "you can only bring a piece of the colour you play (%s) into play" % (
-                lay.colours[colour])
-        if dest != lay.start[colour]:
-            return "a piece comes into play on its own start space %d" % lay.start[colour]
-        return "your own piece on start space %d: you cannot enter another there" % dest
-    if not game.fill_movable(st, colour)[p]:
-        return game.why_not_movable(st, colour, p)
-    why = game.explain(st, e, colour, mv)
-    if why:
-        return why
-    if lay.is_home(dest) and lay.home_colour(dest) != colour:
-        return "a piece may only go into the home of the colour you play"
-    return ("%s moves a piece exactly %s steps forward; %s to %s is not one of them (a piece on "
-            "its own start space or in a home cannot be passed or knocked out; home is entered "
-            "through the own start space, not from it)"
-            % (name, " or ".join([str(n) for n in cards.steps[e]]), lay.loc_json(frm),
-               lay.loc_json(dest)))

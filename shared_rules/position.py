@@ -72,7 +72,6 @@ def parse(obj, game=None):
     dealer = obj.get("dealer")
     st.dealer = st.to_move if dealer is None else _seat(st, dealer, "dealer")
     _parse_pieces(st, obj["pieces"])
-    game.check_position(st)
     last = obj.get("last_card")
     if last is not None:
         k = cards.index.get(last, -1) if type(last) is str else -1
@@ -82,7 +81,7 @@ def parse(obj, game=None):
             raise bad("last_card is never 'copy': a copy records the card it copied")
         st.last_card = k
     left = obj.get("cards_left")
-    most = game.max_cards()
+    most = game.max_hand
     for c in st.seats:
         st.cards[c] = game.hand
     if left is not None:

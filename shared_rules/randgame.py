@@ -100,25 +100,3 @@ def play(seed, players=4, max_turns=20000, report=None, game="agent-dog"):
             if ev["type"] == "round_end":
                 table.deal(st)
     return st, turns
-
-
-def demo(seed, players, out, game="agent-dog"):
-    from shared_rules import notation
-    from shared_rules.describe import move_text, event_text
-    g = variant.load(game, variant.board_for(game, players))
-    cards = g.cards
-    names = g.lay.colours
-
-    def report(before, seat, k, mv, events):
-        move = notation.to_json(before, mv)
-        out.write("%-6s %s\n" % (names[seat], move_text(cards.names[k] if k >= 0 else None,
-                                                         move)))
-        for ev in events:
-            text = event_text(ev)
-            if text is not None:
-                out.write("%s%s\n" % ("" if text[0] in "-=" else "         ", text))
-
-    out.write("%s, %d players, seed %d: a random game refereed by the rules core\n"
-              % (g.title, players, seed))
-    st, turns = play(seed, players, report=report, game=game)
-    out.write("%d turns\n" % turns)

@@ -12,7 +12,6 @@
 #   special space;
 # - special spaces: ending a counted move of the player's card on one draws a card.
 from shared_rules.dog import Dog
-from shared_rules.variant import bad
 from shared_rules import movegen
 from shared_rules.cards import STEPS, SWAP_OWN
 
@@ -38,6 +37,7 @@ class DogRoyal(Dog):
         self.limits[KING] = KING_MAX_STEPS
         self.short[JESTER] = JESTER_SHORT
         self.jumps[CITIZEN] = 1
+        self.max_hand = sum(n for _, n in cards.deck)  # drawn cards join the hand
         n = lay.n
         # per rank: spaces it may not pass, spaces it may not end on (filled per card)
         self.blocks = [bytearray(n) for _ in RANKS]
@@ -93,10 +93,6 @@ class DogRoyal(Dog):
             new.put(p, j)
             events.append(self.tag({"type": "jump", "from": d, "to": j}, p))
 
-    def max_cards(self):
-        # drawn cards are added to the hand: the whole deck is the bound
-        return sum(n for _, n in self.cards.deck)
-
     def explain(self, st, e, colour, mv):
         lay = self.lay
         cards = self.cards
@@ -114,11 +110,6 @@ class DogRoyal(Dog):
                    "a lower rank (king, knight, citizen, jester) unless the card is green (4, "
                    "10)" % (cards.names[e], " or ".join([str(n) for n in cards.steps[e]])))
         return why
-
-    def check_position(self, st):
-        # ranks are the order of each colour's list: nothing more to check than the count
-        if self.lay.ppc != len(RANKS):
-            raise bad("each colour has a king, a knight, a citizen and a jester")
 
 
 def next_free_special(st, t, vacated):

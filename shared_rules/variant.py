@@ -20,6 +20,7 @@ class Variant:
     ranked = False           # a colour's pieces are ranked by their order (DOG Royal)
     draws = False            # cards may be drawn during a round (DOG Royal's special spaces)
     hand = 5                 # cards dealt to each seat at the start of a round
+    own_capture_out = False  # knocking out an own or a teammate's piece puts the mover out
 
     def __init__(self, lay, cards):
         self.lay = lay
@@ -33,6 +34,7 @@ class Variant:
         self.short = bytearray(ppc)  # points a move ending in its home may leave unused
         self.jumps = bytearray(ppc)  # 1: may jump on from a special space it ends on
         self.walk = movegen.Walk(self)  # refers to the tables above: subclasses fill them
+        self.max_hand = self.hand  # the most cards a seat can hold (with draws: more)
 
     # -- which pieces a seat moves ----------------------------------------------------------
     def fill_movable(self, st, colour):
@@ -79,10 +81,6 @@ class Variant:
         """Walks the jump on from special space t (DOG Royal's citizen)."""
         return False
 
-    def capture_puts_out(self):
-        """Whether knocking out an own or a teammate's piece puts the mover out (Agent DOG)."""
-        return False
-
     def after_move(self, old, new, colour, e, mv, moved, captured, events):
         """Effects of a card's move once its pieces stand (Agent DOG: flips, reveals,
         meetings; DOG Royal: drawing on a special space, the citizen's jump)."""
@@ -103,14 +101,6 @@ class Variant:
     def explain(self, st, e, colour, mv):
         """A reason specific to this game why move mv of card kind e is illegal, or None."""
         return None
-
-    # -- positions ----------------------------------------------------------------------------
-    def check_position(self, st):
-        """Raises BadInput('bad_position') for what this game cannot have."""
-
-    def max_cards(self):
-        """The most cards a seat can hold."""
-        return self.hand
 
 
 def bad(reason):
