@@ -1,10 +1,13 @@
 # The board in a browser: headless Chromium (Debian's, driven by Playwright) against the page
 # of `agentboard sim`, with the real firmware on the simulated board behind it. Every hand
 # action below is a click on the page; the checks compare the page with what the firmware's
-# LEDs hold and with the simulated world, and look for hidden colours in the DOM and traffic.
+# LEDs hold and with the simulated world, read the guidance line and the hands against the
+# board's public view (docs/board-protocols.md), and look for hidden colours in the DOM, the
+# traffic and the order of the bytes the server sends.
 import json
 import os
 import re
+import socket
 import time
 
 import pytest
@@ -12,33 +15,66 @@ import pytest
 from host_tools.web import replay_view
 from host_tools.web.server import serve
 from host_tools.web.twin import Twin
+from shared_rules import layout
 
 CHROMIUM = "/usr/bin/chromium"
 PIECE_NAME = re.compile(r"\b(red|blue|green|yellow)-[1-4]\b")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1280, "height": 720}  # the page must fit it without scrolling
+LAY = layout.load()
+
+
+class Site:
+    """A twin, its server and a page on it."""
+
+    def __init__(self, browser, seed, request_seconds=5.0):
+        self.twin = Twin(seed=seed)
+        self.httpd = serve(self.twin, 0, request_seconds=request_seconds)
+        self.port = self.httpd.server_address[1]
+        self.url = "http://127.0.0.1:%d/" % self.port
+        self.page = browser.new_page(viewport=VIEWPORT)
+        self.traffic = []
+        self.errors = []
+        self.page.on("response", lambda r: self.traffic.append((r.url, r)))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(self.url)
+        self.page.wait_for_selector("g.loc")
+
+    def close(self):
+        self.page.close()
+        self.httpd.shutdown()
+        self.twin.close()
 
 
 @pytest.fixture(scope="module")
-def site():
+def browser():
     from playwright.sync_api import sync_playwright
     assert os.path.exists(CHROMIUM), "Debian's chromium is missing: `make test` installs it"
-    twin = Twin(seed=2)
-    httpd = serve(twin, 0)
-    url = "http://127.0.0.1:%d/" % httpd.server_address[1]
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
-        traffic = []
-        errors = []
-        page.on("response", lambda r: traffic.append((r.url, r)))
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(url)
-        page.wait_for_selector("g.loc")
-        yield twin, page, traffic, errors
-        browser.close()
-    httpd.shutdown()
-    twin.close()
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def site(browser):
+    s = Site(browser, 2)
+    yield s.twin, s.page, s.traffic, s.errors
+    s.close()
+
+
+@pytest.fixture
+def fresh(browser):
+    """A new twin with no game, its own server and page."""
+    made = []
+
+    def make(seed=3, **kw):
+        made.append(Site(browser, seed, **kw))
+        return made[-1]
+    yield make
+    for s in made:
+        s.close()
 
 
 def until(cond, what, seconds=8.0):
@@ -53,6 +89,16 @@ def until(cond, what, seconds=8.0):
 
 def status(page):
     return page.get_attribute("#status", "data-phase")
+
+
+def guide(page):
+    return page.inner_text("#guidance"), page.get_attribute("#guidance", "data-kind")
+
+
+def says(page, text, kind="do", seconds=8.0):
+    """The guidance line comes to say exactly this."""
+    until(lambda: guide(page) == (text, kind),
+          "the guidance line to say %r (%s); it says %r" % (text, kind, guide(page)), seconds)
 
 
 def click(page, loc):
@@ -90,14 +136,38 @@ def pieces_match(page, twin):
     until(same, "the page to show the pieces where they are")
 
 
+def page_hands(page):
+    """seat -> [(card, state, enabled)] as the page shows them."""
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#hands .hand')]
+        .map(d => [d.dataset.seat, [...d.querySelectorAll('button')]
+        .map(b => [b.dataset.card, b.dataset.state, !b.disabled])]))""")
+
+
+def hands_equal_the_board(page, twin):
+    """Every seat's hand, in the API and on the page, holds what the board counts."""
+    def same():
+        s = twin.state()
+        left = s["view"]["cards_left"]
+        shown = page_hands(page)
+        return sorted(s["hands"]) == sorted(left) and all(
+            len(s["hands"][seat]) == n and len(shown.get(seat, [])) == n
+            for seat, n in left.items())
+    until(same, "the hands to hold what the board counts")
+
+
 def events(page):
     return page.evaluate("""() => [...document.querySelectorAll('#events li')].reverse()
         .map(li => li.textContent)""")
 
 
-def wait_event(page, prefix, after):
+def wait_event(page, prefix, after, seconds=8.0):
     return until(lambda: [e for e in events(page)[after:] if e.startswith(prefix)],
-                 "the board to say " + prefix)
+                 "the board to say " + prefix, seconds)
+
+
+def fields(text):
+    return dict((k, json.loads(v)) for k, v in
+                re.findall(r'(\w+) ("[^"]*"|true|false|-?\d+|\[[^\]]*\])', text))
 
 
 def expects(page, loc):
@@ -111,30 +181,28 @@ def carry_out(page, evs):
     for text in evs:
         if not text.startswith("effect"):
             continue
-        fields = dict(re.findall(r'(\w+) ("[^"]*"|true|false|-?\d+)', text))
-        kind = json.loads(fields["kind"])
-        if kind == "meeting":
-            frm, to = json.loads(fields["from"]), json.loads(fields["to"])
-            if frm != to:
+        f = fields(text)
+        if f["kind"] == "meeting":
+            if f["from"] != f["to"]:
                 mode(page, "move")
-                click(page, str(frm))
+                click(page, str(f["from"]))
                 page.uncheck("#upside-down")  # forgotten: the board wants it turned over
-                click(page, str(to))
-                until(lambda: expects(page, str(to)), "the board to ask for %s" % to)
+                click(page, str(f["to"]))
+                until(lambda: expects(page, str(f["to"])), "the board to ask for %s" % f["to"])
                 mode(page, "flip")
-                click(page, str(to))
+                click(page, str(f["to"]))
                 mode(page, "move")
-        elif kind == "knock_out":
-            at, colour = json.loads(fields["at"]), json.loads(fields["colour"])
+        elif f["kind"] == "knock_out":
+            colour = f["colour"]
             if not page.query_selector_all("#held button"):
-                click(page, str(at))
+                click(page, str(f["at"]))
             spot = next("%s:s%d" % (colour, k) for k in range(1, 5)
                         if not page.get_attribute('g.loc[data-loc="%s:s%d"] .piece'
                                                   % (colour, k), "data-piece"))
             page.uncheck("#upside-down")
             click(page, spot)
-        elif kind == "flip":
-            at, down = str(json.loads(fields["at"])), fields["undercover"] == "true"
+        elif f["kind"] == "flip":
+            at, down = str(f["at"]), f["undercover"]
             shown = page.get_attribute('g.loc[data-loc="%s"] .piece' % at, "data-piece")
             if (shown == "undercover") != down:
                 mode(page, "flip")
@@ -144,28 +212,41 @@ def carry_out(page, evs):
 
 def finish_turn(page, twin, n, next_seat):
     """The move accepted, its effects carried out, the next seat to move; the page showing
-    the firmware's LEDs and the pieces where they are."""
+    the firmware's LEDs and the pieces where they are, and hands as the board counts them."""
     wait_event(page, "move", n)
     time.sleep(0.3)
     carry_out(page, events(page)[n:])
     until(lambda: status(page) == "await_card" and
           page.get_attribute("#status", "data-to-move") == next_seat, next_seat + "'s turn")
+    says(page, "%s: tap a card." % next_seat.capitalize())
     leds_match(page, twin)
     pieces_match(page, twin)
+    hands_equal_the_board(page, twin)
+
+
+def start_two_player_game(page):
+    """A 2-player game begun on the page, red and green, one piece each onto its start."""
+    page.select_option("#players", "2")
+    page.click("#new-game")
+    if page.is_visible("#confirm-new"):
+        page.click("#new-yes")
+    until(lambda: status(page) == "setup", "the setup phase")
+    says(page, "Set up: move a red piece from its start area to 0; move a green piece from "
+         "its start area to 32.")
+    for colour, start in (("red", "0"), ("green", "32")):
+        click(page, colour + ":s1")
+        click(page, start)
+    until(lambda: status(page) == "await_card", "the first turn: %s; %s; %s" % (
+        guide(page), page.inner_text("#status"), page.inner_text("#message")))
+    says(page, "Red: tap a card.")
 
 
 def test_a_game_played_with_clicks(site, tmp_path):
     twin, page, traffic, errors = site
-    page.select_option("#players", "2")
-    page.click("#new-game")
-    until(lambda: status(page) == "setup", "the setup phase")
-    leds_match(page, twin)
-    for colour, start in (("red", "0"), ("green", "32")):  # one piece each onto its start
-        click(page, colour + ":s1")
-        click(page, start)
-    until(lambda: status(page) == "await_card", "the first turn")
+    start_two_player_game(page)
     leds_match(page, twin)
     pieces_match(page, twin)
+    hands_equal_the_board(page, twin)
     # a scripted scene (the rules core finds it: 8 lands on a meeting point, then a 1 from
     # the hole behind it knocks a piece out): stack the deck for it
     twin.stack("red", ["8"])
@@ -175,21 +256,25 @@ def test_a_game_played_with_clicks(site, tmp_path):
     n = len(events(page))
     page.click('#hands .hand[data-seat="red"] button[data-card="8"]')
     until(lambda: status(page) == "await_move", "the card to be taken")
+    until(lambda: guide(page)[0].startswith("Red: move a piece with the 8"), "the move line")
     leds_match(page, twin)  # the pieces that may move are lit
     # a wrong placement first: the board rejects it and shows where the piece came from
     click(page, "0")
     leds_match(page, twin)  # where the lifted piece may go
     click(page, "9")
     reject = wait_event(page, "reject", n)[0]
-    # the board names where the piece went and where it came from
-    assert json.loads(reject.split("locations ", 1)[1]) == ["0", "9"], reject
+    # the board names where the piece went and where it came from, and the line says so
+    assert fields(reject)["locations"] == ["0", "9"], reject
+    says(page, "Refused: %s (blinking red: 0 and 9)." % fields(reject)["reason"], "refused")
     assert any(twin.state()["leds"]["0"]), "the origin is not lit to put the piece back"
     leds_match(page, twin)
     click(page, "9")
     click(page, "8")
+    wait_event(page, "move", n)
+    meeting = fields(next(e for e in events(page)[n:] if 'kind "meeting"' in e))
+    says(page, "Move the piece on %s to %s, upside down (meeting point %s)." % (
+        meeting["from"], meeting["to"], meeting["point"]))
     finish_turn(page, twin, n, "green")
-    kinds = [e.split(",")[0] for e in events(page)[n:]]
-    assert "effect" in kinds and any('kind "meeting"' in e for e in events(page)[n:])
 
     # the meeting left a piece undercover: nothing on the page names its colour ...
     undercover = [loc for loc, p in twin.state()["pieces"].items() if p == "undercover"]
@@ -217,8 +302,11 @@ def test_a_game_played_with_clicks(site, tmp_path):
     page.uncheck("#upside-down")
     page.click("#held button:last-child")  # the mover, not the victim
     click(page, "8")
+    wait_event(page, "move", n)
+    knock = fields(next(e for e in events(page)[n:] if 'kind "knock_out"' in e))
+    says(page, "Take the knocked-out piece from %s to %s's start area." % (knock["at"],
+                                                                          knock["colour"]))
     finish_turn(page, twin, n, "red")
-    assert any('kind "knock_out"' in e for e in events(page)[n:])
     assert not errors
 
     html = page.content()
@@ -232,6 +320,8 @@ def test_a_game_played_with_clicks(site, tmp_path):
     path.write_text(json.dumps(record))
     page.set_input_files("#record-file", str(path))
     until(lambda: page.is_visible("#replay-controls"), "the replay controls")
+    assert page.is_visible("#replay-banner") and "REPLAY" in page.inner_text("#replay-banner")
+    until(lambda: guide(page)[1] == "replay", "the line to say it is a replay")
     rec = replay_view.load(record)
     assert page.get_attribute("#replay-turn", "max") == "2"
     for k in (1, 2, 0):
@@ -242,10 +332,46 @@ def test_a_game_played_with_clicks(site, tmp_path):
                           == (want.get(loc) or "") for loc in twin.locations),
               "replay turn %d" % k)
     page.click("#replay-exit")
+    until(lambda: not page.is_visible("#replay-banner"), "the replay banner to go")
+    says(page, "Red: tap a card.")
+
+
+def test_the_page_fits_1280x720_and_nothing_hides_a_number(site):
+    twin, page, traffic, errors = site
+    box = page.evaluate("""() => {
+        const d = document.documentElement, a = document.querySelector('aside');
+        const b = document.getElementById('board').getBoundingClientRect();
+        return {sw: d.scrollWidth, sh: d.scrollHeight, aside: [a.scrollHeight, a.clientHeight],
+                board: [b.left, b.top, b.right, b.bottom]}; }""")
+    assert box["sw"] <= VIEWPORT["width"] and box["sh"] <= VIEWPORT["height"], box
+    assert box["aside"][0] <= box["aside"][1], "the panels beside the board scroll: %r" % box
+    left, top, right, bottom = box["board"]
+    assert left >= 0 and top >= 0 and right <= VIEWPORT["width"] and \
+        bottom <= VIEWPORT["height"], box
+    assert right - left >= 560, "the board is drawn too small: %r" % box
+    # every track number is drawn, and none under a space, a spot, a seat or another label
+    clashes = page.evaluate("""() => {
+        const r = e => e.getBoundingClientRect();
+        const boxes = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+        const disc = (c, b) => {  // an LED's circle against a label's box
+            const cx = (c.left + c.right) / 2, cy = (c.top + c.bottom) / 2, rad = (c.right - c.left) / 2;
+            const x = Math.max(b.left, Math.min(cx, b.right)), y = Math.max(b.top, Math.min(cy, b.bottom));
+            return (x - cx) ** 2 + (y - cy) ** 2 < rad ** 2; };
+        const labels = [...document.querySelectorAll('.track-number, .seat-label')];
+        const out = [];
+        for (const t of labels) {
+            for (const led of document.querySelectorAll('g.loc .led'))
+                if (disc(r(led), r(t))) out.push([t.textContent, led.dataset.led]);
+            for (const o of labels)
+                if (o !== t && boxes(r(t), r(o))) out.push([t.textContent, o.textContent]);
+        }
+        return [document.querySelectorAll('.track-number').length, out]; }""")
+    assert clashes[0] == LAY.n and clashes[1] == [], clashes
 
 
 def test_sensor_panel_and_fault_injection(site):
     twin, page, traffic, errors = site
+    page.click("#sensor-panel summary")
     page.fill("#fault-at", "10")
     page.select_option("#fault-kind", "dead_sensor")
     page.fill("#fault-ms", "3000")
@@ -256,6 +382,13 @@ def test_sensor_panel_and_fault_injection(site):
     row = page.evaluate("""() => [...document.querySelectorAll('#sensors tbody tr')]
         .map(tr => [...tr.children].map(td => td.textContent)).find(r => r[0] === '10')""")
     assert int(row[1]) < 2000 and row[2] == "fault", row  # a disconnected sensor reads ~0 V
+    # outside a move the board must equal the game: the line names the faulty sensor
+    until(lambda: "the sensor under 10 reads nonsense" in guide(page)[0], "the fault said")
+    page.select_option("#fault-kind", "clear")
+    page.click("#inject")
+    assert page.inner_text("#message") == ""
+    until(lambda: status(page) == "await_card", "play to go on once the sensor reads again")
+    page.click("#sensor-panel summary")
     assert not errors
 
 
@@ -274,6 +407,7 @@ def test_a_slide_registers_only_where_the_piece_lands(site):
     until(lambda: expects(page, at) and expects(page, to), "the two places to put right")
     for passed in ((int(at) + 1) % 64, (int(at) + 2) % 64):
         assert not expects(page, str(passed))
+    says(page, "The board differs from the game: move the piece on %s to %s." % (to, at))
     mode(page, "move")  # and back by hand
     click(page, to)
     click(page, at)
@@ -291,45 +425,329 @@ def test_holding_back_passes_the_turn(site):
     assert 'seat "%s"' % seat in [e for e in events(page)[n:] if e.startswith("pass")][0]
     until(lambda: page.get_attribute("#status", "data-to-move") not in (seat, None),
           "the next seat")
-    view = twin.state()["view"]
-    assert len(twin.state()["hands"][seat]) == view["cards_left"][seat]
+    hands_equal_the_board(page, twin)
     leds_match(page, twin)
 
 
-def test_bad_requests_get_a_reason_and_change_nothing(site):
-    import urllib.request
-    import urllib.error
+def test_new_game_asks_before_ending_the_game(site):
     twin, page, traffic, errors = site
-    base = page.url.rstrip("/")
-    before = twin.state(referee=True)["truth"]
+    before = twin.state()
+    assert before["view"] and before["view"]["phase"] != "game_over"
+    page.click("#new-game")
+    assert page.is_visible("#confirm-new")
+    assert "ends" in page.inner_text("#confirm-new")
+    page.click("#new-no")
+    assert not page.is_visible("#confirm-new")
+    time.sleep(0.3)
+    after = twin.state()
+    assert after["view"]["phase"] == before["view"]["phase"] != "setup"
+    assert after["hands"] == before["hands"]
 
-    def call(path, body=None, raw=None):
-        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        req = urllib.request.Request(base + path, data=data,
-                                     headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(req) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
 
-    assert call("/api/act", raw=b"{lift") == (400, {"ok": False, "error": "bad_request",
-                                                    "reason": "the body is not JSON"})
-    code, ans = call("/api/act", {"op": "teleport"})
-    assert code == 400 and "unknown action 'teleport'" in ans["reason"]
-    code, ans = call("/api/act", {"op": "lift"})
-    assert code == 400 and ans["error"] == "bad_request"
-    code, ans = call("/api/act", {"op": "lift", "at": "33"})  # nothing stands there
-    assert code == 409 and not ans["ok"] and ans["reason"]
-    code, ans = call("/api/act", {"op": "place", "id": "h999", "at": "33"})
-    assert code == 400 and ans["reason"] == "no such piece in hand"
-    code, ans = call("/api/act", {"op": "card", "id": "c999"})
-    assert code == 400 and ans["reason"] == "no such card in a hand"
-    code, ans = call("/api/replay", {"format": "something-else"})
-    assert code == 400 and "not an agentboard game record" in ans["reason"]
-    code, ans = call("/api/replay/99")
-    assert code == 404 and ans["ok"] is False
-    code, ans = call("/static/../server.py")
-    assert code == 404
-    assert call("/api/state?since=x")[0] == 400
-    assert twin.state(referee=True)["truth"] == before
+def test_hands_follow_the_board(fresh):
+    s = fresh(seed=4)
+    twin, page = s.twin, s.page
+    start_two_player_game(page)
+    hands_equal_the_board(page, twin)
+    # red to move: green's cards cannot be played, on the page or through the API
+    shown = page_hands(page)
+    assert all(enabled for _, _, enabled in shown["red"])
+    assert not any(enabled for _, _, enabled in shown["green"])
+    ans = twin.act({"op": "card", "id": twin.state()["hands"]["green"][0]["id"]})
+    assert ans == {"ok": False, "error": "refused",
+                   "reason": "it is red's turn: only red plays a card now"}
+
+    # a card the board refuses (nothing to copy yet): the line says why, the card stays
+    twin.stack("red", ["copy", "2"])
+    time.sleep(0.3)
+    n = len(events(page))
+    page.click('#hands .hand[data-seat="red"] button[data-card="copy"]')
+    reject = fields(wait_event(page, "reject", n)[0])
+    says(page, "Refused: %s. Red: tap another card (or hold back 2 s to pass)."
+         % reject["reason"], "refused")
+    assert [c for c, _, _ in page_hands(page)["red"]].count("copy") >= 1
+    time.sleep(0.7)  # the card lifted off the reader
+
+    # the 2: in play; a second tap refused and the 2 still in the hand
+    red = twin.state()["hands"]["red"]
+    two = next(c["id"] for c in red if c["card"] == "2")
+    page.click('#hands .hand[data-seat="red"] button[data-id="%s"]' % two)
+    until(lambda: status(page) == "await_move", "the 2 to be taken")
+    until(lambda: page.get_attribute('button[data-id="%s"]' % two, "data-state") == "in_play",
+          "the 2 shown in play")
+    assert not any(enabled for _, _, enabled in page_hands(page)["red"])
+    other = next(c["id"] for c in red if c["id"] != two)
+    ans = twin.act({"op": "card", "id": other})
+    assert ans["ok"] is False and ans["reason"].startswith("the 2 is in play")
+    hands_equal_the_board(page, twin)
+    # back (short) takes the card back: in the hand again
+    page.click("#back")
+    until(lambda: status(page) == "await_card", "the card to be taken back")
+    until(lambda: page.get_attribute('button[data-id="%s"]' % two, "data-state") == "hand",
+          "the 2 back in the hand")
+    time.sleep(0.7)
+
+    # played: 0 -> 2, then undone: the very same card comes back
+    red_before = [c["id"] for c in twin.state()["hands"]["red"]]
+    n = len(events(page))
+    page.click('#hands .hand[data-seat="red"] button[data-id="%s"]' % two)
+    until(lambda: status(page) == "await_move", "the 2 to be taken again")
+    click(page, "0")
+    click(page, "2")
+    finish_turn(page, twin, n, "green")
+    assert two not in [c["id"] for c in twin.state()["hands"]["red"]]
+    n = len(events(page))
+    page.click("#hold-confirm")  # held 2.1 s during a game: undo
+    wait_event(page, "undo", n)
+    says(page, "Undone: put the pieces back: move the piece on 2 to 0.")
+    until(lambda: [c["id"] for c in twin.state()["hands"]["red"]] == red_before,
+          "the 2 back in red's hand")
+    hands_equal_the_board(page, twin)
+    click(page, "2")
+    click(page, "0")
+    says(page, "Red: tap a card.")
+
+    # a few turns: the hands hold what the board counts after each
+    for seat, start in (("red", 0), ("green", 32)):
+        twin.stack(seat, ["2"])
+        time.sleep(0.3)
+        n = len(events(page))
+        page.click('#hands .hand[data-seat="%s"] button[data-card="2"]' % seat)
+        until(lambda: status(page) == "await_move", seat + "'s 2 to be taken")
+        click(page, str(start))
+        click(page, str(start + 2))
+        finish_turn(page, twin, n, "green" if seat == "red" else "red")
+    n = len(events(page))
+    page.click("#hold-back")  # red passes: with 2 players one card is discarded
+    wait_event(page, "pass", n)
+    hands_equal_the_board(page, twin)
+    assert twin.state()["view"]["cards_left"] == {"red": 3, "green": 4}
+    assert not s.errors
+
+
+def test_a_game_begun_from_the_board_menu_deals_and_a_stopped_board_says_so(fresh):
+    s = fresh(seed=5)
+    twin, page = s.twin, s.page
+    says(page, "No game: press \"new game\" (or hold confirm on the board for its menu).", "idle")
+    page.click("#hold-confirm")  # no game: the new-game menu (4 players first)
+    says(page, "New-game menu: 4 players (blue, green, red, yellow). Press confirm for another "
+         "number, hold confirm to start, press back to close.", "idle")
+    # the hold ends (2.1 s of board time, which runs slower than the wall's on a busy
+    # machine) ...
+    until(lambda: twin.clock_ms >= twin.pressed["confirm"], "confirm to be let go")
+    page.click("#confirm")  # ... then a press: 4 -> 2 players
+    until(lambda: guide(page)[0].startswith("New-game menu: 2 players"), "the menu at 2")
+    page.click("#hold-confirm")
+    until(lambda: status(page) == "setup", "the game begun from the menu")
+    hands_equal_the_board(page, twin)
+    assert sorted(twin.state()["hands"]) == sorted(twin.state()["view"]["cards_left"])
+    assert all(len(h) == 5 for h in twin.state()["hands"].values())  # five cards each
+    dealt = twin.state()["hands"]
+
+    # "new game" during a game asks; "start it" deals anew
+    page.select_option("#players", "3")
+    page.click("#new-game")
+    page.click("#new-yes")
+    until(lambda: len(twin.state()["hands"]) == 3, "a 3-player game")
+    hands_equal_the_board(page, twin)
+    assert twin.state()["hands"] != dealt
+
+    # the device stops: a banner says so and how to start it again
+    twin.sim.request({"op": "power_cut"})
+    until(lambda: page.is_visible("#stopped-banner"), "the stopped banner")
+    assert "STOPPED: its power was cut" in page.inner_text("#stopped-banner")
+    assert guide(page)[1] == "stopped" and "power on" in guide(page)[0]
+    ans = twin.act({"op": "card", "id": twin.state()["hands"]["red"][0]["id"]})
+    assert ans["ok"] is False and ans["error"] == "device_off"
+    page.click("#power-on")
+    until(lambda: not page.is_visible("#stopped-banner"), "the banner to go")
+    # the game resumes from flash (a setup not yet done shows as pieces to put right)
+    until(lambda: any(e.startswith("resumed") for e in events(page)), "the game resumed")
+    until(lambda: status(page) in ("setup", "mismatch"), "the game resumed from flash")
+    until(lambda: guide(page)[1] == "do" and "from its start area to 0" in guide(page)[0],
+          "the line to say what to set up")
+    assert not s.errors
+
+
+# -- hostile requests ------------------------------------------------------------------------
+def http(port, head, body=b"", seconds=5.0, pause=0.0):
+    """A raw request (the head without its blank line): (status, JSON answer)."""
+    conn = socket.create_connection(("127.0.0.1", port))
+    conn.settimeout(seconds)
+    conn.sendall(head + b"\r\n\r\n" + body)
+    data = b""
+    try:
+        while True:
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        conn.close()
+    head, _, rest = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(rest)
+
+
+def post(port, path, body, ctype=b"application/json", extra=b""):
+    head = b"POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: %s\r\n" \
+        b"Content-Length: %d%s" % (path, port, ctype, len(body), extra)
+    return http(port, head, body)
+
+
+def get(port, path, extra=b""):
+    return http(port, b"GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d%s" % (path, port, extra))
+
+
+def snapshot(port, twin):
+    """Everything a player or the referee could read, as raw bytes, and the physical world."""
+    out = []
+    for path in (b"/api/state", b"/api/state?referee=1"):
+        conn = socket.create_connection(("127.0.0.1", port))
+        conn.sendall(b"GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % (path, port))
+        data = b""
+        while True:
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        conn.close()
+        out.append(data.partition(b"\r\n\r\n")[2])
+    out.append(json.dumps(twin.sim.request({"op": "world"}), sort_keys=True).encode())
+    return out
+
+
+def act(port, req):
+    return post(port, b"/api/act", json.dumps(req).encode())
+
+
+def test_hostile_requests_get_one_clear_reason_and_change_nothing(fresh, capfd):
+    s = fresh(seed=6, request_seconds=0.5)
+    twin, page, port = s.twin, s.page, s.port
+    start_two_player_game(page)
+    green_card = twin.state()["hands"]["green"][0]["id"]
+    page.close()  # only raw requests from here
+    twin.pause()
+    code, lifted = act(port, {"op": "lift", "at": "green:s2"})
+    assert code == 200
+    before = snapshot(port, twin)
+    H = b"Host: 127.0.0.1:%d\r\n" % port
+    cases = [
+        ("a deeply nested body", lambda: post(port, b"/api/act", b"[" * 100000), 400),
+        ("a body that is not JSON", lambda: post(port, b"/api/act", b"{lift"), 400),
+        ("NaN", lambda: post(port, b"/api/act", b'{"op": "press", "ms": NaN}'), 400),
+        ("invalid UTF-8", lambda: post(port, b"/api/act", b'{"op": "\xff"}'), 400),
+        ("a huge body", lambda: post(port, b"/api/act", b" " * (2 << 20)), 413),
+        ("Content-Length -1", lambda: http(port, b"POST /api/act HTTP/1.1\r\n" + H +
+                                           b"Content-Type: application/json\r\n"
+                                           b"Content-Length: -1"), 400),
+        ("Content-Length abc", lambda: http(port, b"POST /api/act HTTP/1.1\r\n" + H +
+                                            b"Content-Type: application/json\r\n"
+                                            b"Content-Length: abc"), 400),
+        ("no Content-Length", lambda: http(port, b"POST /api/act HTTP/1.1\r\n" + H +
+                                           b"Content-Type: application/json"), 411),
+        ("an empty body", lambda: post(port, b"/api/act", b""), 400),
+        ("a body that never comes", lambda: http(port, b"POST /api/act HTTP/1.1\r\n" + H +
+                                                 b"Content-Type: application/json\r\n"
+                                                 b"Content-Length: 100", b'{"op"'), 408),
+        ("text/plain", lambda: post(port, b"/api/act", b'{"op": "power_on"}', b"text/plain"),
+         415),
+        ("a form", lambda: post(port, b"/api/act", b"op=power_on",
+                                b"application/x-www-form-urlencoded"), 415),
+        ("an unknown path", lambda: get(port, b"/api/nothing"), 404),
+        ("an unknown POST path", lambda: post(port, b"/api/nothing", b"{}"), 404),
+        ("../ out of static", lambda: get(port, b"/static/../server.py"), 404),
+        ("%2e%2e out of static", lambda: get(port, b"/static/%2e%2e/twin.py"), 404),
+        ("an absolute static path", lambda: get(port, b"/static//etc/passwd"), 404),
+        ("a NUL in a file name", lambda: get(port, b"/static/app.js%00"), 404),
+        ("GET on an action", lambda: get(port, b"/api/act"), 405),
+        ("PUT on the state", lambda: http(port, b"PUT /api/state HTTP/1.1\r\n" + H[:-2]),
+         405),
+        ("a made-up method", lambda: http(port, b"BREW /api/state HTTP/1.1\r\n" + H[:-2]), 405),
+        ("a broken request line", lambda: http(port, b"nonsense"), 400),
+        ("since=-1", lambda: get(port, b"/api/state?since=-1"), 400),
+        ("referee=2", lambda: get(port, b"/api/state?referee=2"), 400),
+        ("an unknown parameter", lambda: get(port, b"/api/state?peek=1"), 400),
+        ("another Host", lambda: http(port, b"GET /api/state?referee=1 HTTP/1.1\r\n"
+                                            b"Host: evil.example:%d" % port), 403),
+        ("another site's page", lambda: post(port, b"/api/act", b'{"op": "power_on"}',
+                                             extra=b"\r\nOrigin: http://evil.example"), 403),
+        ("press with ms \"x\"", lambda: act(port, {"op": "press", "button": "back", "ms": "x"}),
+         400),
+        ("press with ms -5", lambda: act(port, {"op": "press", "button": "back", "ms": -5}),
+         400),
+        ("a fault with ms -5", lambda: act(port, {"op": "fault", "kind": "noise", "at": "3",
+                                                  "ms": -5}), 400),
+        ("a made-up button", lambda: act(port, {"op": "press", "button": "home"}), 400),
+        ("a made-up field", lambda: act(port, {"op": "lift", "at": "0", "hand": "left"}), 400),
+        ("a made-up action", lambda: act(port, {"op": "_restore"}), 400),
+        ("a location off the board", lambda: act(port, {"op": "lift", "at": "99"}), 400),
+        ("a place onto a piece", lambda: act(port, {"op": "place", "id": lifted["id"],
+                                                   "at": "0"}), 409),
+        ("a lift from nothing", lambda: act(port, {"op": "lift", "at": "33"}), 409),
+        ("a piece not in hand", lambda: act(port, {"op": "place", "id": "h99", "at": "33"}), 400),
+        ("green's card on red's turn", lambda: act(port, {"op": "card", "id": green_card}), 409),
+        ("a card no one holds", lambda: act(port, {"op": "card", "id": "c999"}), 400),
+        ("players \"4\"", lambda: act(port, {"op": "new_game", "players": "4"}), 400),
+        ("7 players", lambda: act(port, {"op": "new_game", "players": 7}), 400),
+        ("power on a running board", lambda: act(port, {"op": "power_on"}), 409),
+        ("a record with players \"4\"", lambda: post(port, b"/api/replay", json.dumps(
+            {"format": "agentboard-record/1", "players": "4", "seats": ["red"],
+             "dealer": "red", "turns": []}).encode()), 400),
+        ("a record turn without a seat", lambda: post(port, b"/api/replay", json.dumps(
+            {"format": "agentboard-record/1", "players": 2, "seats": ["red", "green"],
+             "dealer": "red", "turns": [{"card": "2"}]}).encode()), 400),
+        ("a record with 7 players", lambda: post(port, b"/api/replay", json.dumps(
+            {"format": "agentboard-record/1", "players": 7, "seats": ["red"] * 7,
+             "dealer": "red", "turns": []}).encode()), 400),
+        ("a turn of no record", lambda: get(port, b"/api/replay/3"), 404),
+    ]
+    for what, send, want in cases:
+        code, ans = send()
+        assert code == want, (what, code, ans)
+        assert sorted(ans) == ["error", "ok", "reason"] and ans["ok"] is False, (what, ans)
+        assert ans["reason"] and "\n" not in ans["reason"] and "Traceback" not in ans["reason"]
+        assert not PIECE_NAME.search(ans["reason"]), (what, ans)
+        assert snapshot(port, twin) == before, "%s changed what the page reads" % what
+    # still serving, and the refused press really pressed nothing: time runs, no one passes
+    assert act(port, {"op": "place", "id": lifted["id"], "at": "green:s2"})[0] == 200
+    twin.go()
+    seat = twin.state()["view"]["to_move"]
+    for ms in ("x", -5, 0, 2000.5):
+        assert act(port, {"op": "press", "button": "back", "ms": ms})[0] == 400
+    time.sleep(2.6)  # longer than the pass gesture
+    st = twin.state()
+    assert st["view"]["to_move"] == seat and st["view"]["phase"] == "await_card"
+    assert not [e for e in st["events"] if e["event"]["event"] == "pass"]
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_state_bytes_do_not_follow_hidden_colours(fresh):
+    """Two undercover pieces swapped: the default view's bytes stay the same (the referee
+    view's change, so the arrangement did change)."""
+    s = fresh(seed=7)
+    twin, port = s.twin, s.port
+    s.page.close()
+    twin.pause()
+
+    def lift(at):
+        code, ans = act(port, {"op": "lift", "at": at})
+        assert code == 200, ans
+        return ans["id"]
+
+    def put(handle, at):
+        assert act(port, {"op": "place", "id": handle, "at": at, "upside_down": True})[0] == 200
+
+    put(lift("red:s1"), "4")
+    put(lift("green:s1"), "39")
+    a = snapshot(port, twin)
+    red, green = lift("4"), lift("39")
+    put(red, "39")
+    put(green, "4")
+    b = snapshot(port, twin)
+    assert a[0] == b[0], "the default view's bytes follow the hidden colours"
+    assert a[1] != b[1] and a[2] != b[2], "the pieces were not swapped"
+    assert b'"4":"undercover"' in b[0] and b'"39":"undercover"' in b[0]
+    # a piece lifted upside down is "undercover" in hand too
+    held = lift("4")
+    st = json.loads(snapshot(port, twin)[0])
+    assert st["held"] == [{"id": held, "piece": "undercover"}]

@@ -5,25 +5,49 @@ import sys
 import time
 import webbrowser
 
+from host_tools.sim.server import SimError
 from host_tools.web.server import serve
 from host_tools.web.twin import Twin
+
+MAX_PORT = 65535
+
+
+def port_number(text):
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= MAX_PORT:
+        raise argparse.ArgumentTypeError("%s is not a port: give 0 to %d (0: any free one)"
+                                         % (text, MAX_PORT))
+    return port
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="agentboard sim", description=__doc__)
-    ap.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (0: any)")
+    ap.add_argument("--port", type=port_number, default=8765, help="port on 127.0.0.1 (0: any)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--flash", help="folder that keeps the device's files")
     ap.add_argument("--no-browser", action="store_true", help="do not open a browser")
     args = ap.parse_args(argv)
     print("agentboard: booting the firmware on the simulated board ...", flush=True)
-    twin = Twin(seed=args.seed, flash=args.flash)
+    try:
+        twin = Twin(seed=args.seed, flash=args.flash)
+    except SimError as e:
+        sys.stderr.write("agentboard: cannot start the simulated board: %s\n" % e)
+        return 1
+    except OSError as e:
+        sys.stderr.write("agentboard: cannot start the simulated board: %s: %s\n"
+                         % (e.filename or args.flash, e.strerror or e))
+        return 1
+    except KeyboardInterrupt:
+        return 130
     try:
         httpd = serve(twin, args.port)
     except OSError as e:
         twin.close()
-        sys.stderr.write("agentboard: cannot listen on 127.0.0.1:%d: %s\n" % (args.port,
-                                                                              e.strerror))
+        sys.stderr.write("agentboard: cannot listen on 127.0.0.1:%d: %s (another program has "
+                         "it? try --port 0)\n" % (args.port, e.strerror))
         return 1
     url = "http://127.0.0.1:%d/" % httpd.server_address[1]
     print("agentboard: the board is at %s (Ctrl-C stops it)" % url, flush=True)

@@ -1,12 +1,16 @@
 """The digital twin behind the web page: the real firmware on the simulated board
-(host_tools.sim.server.Sim), board time running with the wall clock, four hands of cards dealt
-from the deck, and every hand action of the page carried out through the simulator's world API.
+(host_tools.sim.server.Sim), board time running with the wall clock, four hands of cards kept
+in step with the board (host_tools/web/hands.py), and every hand action of the page checked
+(host_tools/web/actions.py) and then carried out through the simulator's world API.
 
 What leaves this module is public unless the referee view is asked for: a piece standing
 upside down is "undercover" (its colour stays here), held pieces and cards are known by
-handles ("h3", "c17"), never by the simulator's piece names or sticker UIDs."""
+handles ("h3", "c17"), never by the simulator's piece names or sticker UIDs; every mapping is
+built in the order of locations or seats, never of pieces (the server also writes its keys
+sorted), so not even the order of what is sent follows a hidden colour."""
 import json
 import os
+import re
 import threading
 import time
 
@@ -14,17 +18,17 @@ from firmware.hal.scanner import NAMES as CLASS_NAMES
 from host_tools import paths
 from host_tools.device import parse_console
 from host_tools.sim.server import Sim
-from shared_rules import layout, cards as cards_mod
-from shared_rules.rng import Rng
+from host_tools.web import actions, guidance, lights
+from host_tools.web.hands import Hands
+from shared_rules import layout
 
 LAY = layout.load()
-CARDS = cards_mod.load()
 TICK_MS = 50
 CARD_ON_MS = 600  # a tap: the card rests on the reader this long
+PRESS_MS = 100  # a press of a button when the page gives no length (the control channel's)
 EVENTS_KEPT = 200
-# the board's view changes with an event, or (effects carried out step by step, which announce
-# nothing until the last) within its debounce and judging time after a hand on the board
-VIEW_AFTER_HANDS_MS = 600
+BLINK_KEPT_MS = 1000  # a blinking LED caught dark still means what it meant this long ago
+PIECE_NAME = re.compile(r"\b(%s)-\d+\b" % "|".join(LAY.colours))
 
 
 class TwinError(Exception):
@@ -37,78 +41,105 @@ def board_locations():
         return [s["loc"] for s in json.load(f)["sensors"]]
 
 
+def public_answer(ans):
+    """A simulator's answer as the page may read it: no piece names (a refusal such as
+    "red-2 is already on 12" would name the colour under an undercover piece)."""
+    out = {"ok": bool(ans.get("ok"))}
+    for k in ("error", "reason"):
+        if k in ans:
+            out[k] = PIECE_NAME.sub("a piece", str(ans[k]))
+    return out
+
+
+def refuse(reason, kind="refused"):
+    return {"ok": False, "error": kind, "reason": reason}
+
+
 class Twin:
     def __init__(self, seed=1, flash=None):
         self.sim = Sim(seed=seed, flash=flash)
         self.lock = threading.RLock()
-        self.rng = Rng(seed)
-        self.deck = [(c["uid"], c["card"]) for c in self.ask({"op": "deck"})["cards"]]
+        self.running = threading.Event()  # board time runs while set (tests stop it)
+        self.running.set()
+        deck = [(c["uid"], c["card"]) for c in self.sim.request({"op": "deck"})["cards"]]
+        self.hands = Hands(deck, seed)
         # the stickers as the device learns them (console enrolment is tested elsewhere)
         with open(os.path.join(self.sim.flash, "cards.json"), "w") as f:
-            for uid, kind in self.deck:
+            for uid, kind in deck:
                 f.write(json.dumps([uid, kind]) + "\n")
-        self.ask({"op": "power_cut"})
-        self.ask({"op": "power_on"})
+        self.sim.request({"op": "power_cut"})
+        self.sim.request({"op": "power_on"})
         self.locations = board_locations()
+        self.location_set = frozenset(self.locations)
         self.events = []  # (seq, event) of the firmware's console, public by the firmware's rule
         self.seq = 0
         self.held = {}  # handle -> piece name (never sent)
         self.held_public = {}  # handle -> colour, or "undercover" when lifted upside down
-        self.cards = {}  # handle -> (uid, kind)
-        self.hands = {}  # colour -> [card handles]
-        self.pile = []
-        self.on_reader = None  # (handle, seat colour, off at board ms)
+        self.on_reader = None  # (card handle, seat, off at board ms)
+        self.pressed = {}  # button -> board ms it is released at
         self.view = None
         self.leds = {}
         self.world = {}
+        self.blinking = {}  # location -> (meaning, board ms last seen lit)
         self.clock_ms = 0
         self.stopping = False
-        self.deal_due = False  # a round ended: deal when the board next shows the hands
+        self.failure = None  # what went wrong in the twin's own loop, if anything
         self.lifts = 0
-        self.hands_until = 0  # board ms until which the view is read after every tick
-        self._shuffle()
         self.tick()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
     # -- the simulator ---------------------------------------------------------------------
-    def ask(self, req):
-        with self.lock:
-            ans = self.sim.request(req)
-        return ans
-
     def _run(self):
         while not self.stopping:
             t0 = time.time()
             try:
                 self.tick()
-            except Exception:  # noqa: BLE001 - a dead device shows as such on the page
+                self.failure = None
+            except Exception as e:  # noqa: BLE001 - said on the page, never a silent dead one
                 if self.stopping:
                     return
+                self.failure = "%s: %s" % (type(e).__name__, str(e)[:200])
             spent = time.time() - t0
             time.sleep(max(0.0, TICK_MS / 1000.0 - spent))
 
-    def tick(self):
-        """Lets TICK_MS of board time pass and takes in what the firmware said and showed."""
+    def pause(self):
+        """Board time stands still (the page still answers): for tests comparing states."""
+        self.running.clear()
         with self.lock:
+            pass  # a tick under way has finished
+
+    def go(self):
+        self.running.set()
+
+    def tick(self):
+        """Lets TICK_MS of board time pass and takes in what the firmware said and showed
+        (nothing while paused)."""
+        with self.lock:
+            if not self.running.is_set():
+                return
+            if not self.sim.alive():
+                self.world = self.sim.request({"op": "world"}).get("pieces", {})
+                self.leds = {}  # the strip is unpowered
+                if self.on_reader is not None:
+                    self.sim.request({"op": "card_off"})  # picked up, not read at power-on
+                    self.on_reader = None
+                return
             self.sim.request({"op": "wait", "ms": TICK_MS})
             self.clock_ms += TICK_MS
             if self.on_reader is not None and self.clock_ms >= self.on_reader[2]:
                 self.sim.request({"op": "card_off"})
                 self.on_reader = None
-            fresh = self._console()
+            self._console()
             self.leds = self.sim.request({"op": "leds"}).get("leds", {})
             self.world = self.sim.request({"op": "world"}).get("pieces", {})
-            if fresh or self.view is None or self.clock_ms <= self.hands_until:
-                ans = self._send({"op": "public"})
-                self.view = ans.get("view") if ans and ans.get("ok") else None
-                self._trim_hands()
+            self._read_view()
+            self._remember_blinks()
 
     def _console(self):
         _, events = parse_console(self.sim.request({"op": "console"}).get("lines", []))
         for ev in events:
             self._on_event(ev)
-        return bool(events)
 
     def _send(self, cmd):
         ans = self.sim.request({"op": "console", "send": cmd})
@@ -117,58 +148,54 @@ class Twin:
             self._on_event(ev)
         return found
 
+    def _read_view(self):
+        ans = self._send({"op": "public"})
+        view = ans.get("view") if ans and ans.get("ok") else None
+        if ans is None and not self.sim.alive():
+            return  # the device stopped: the page says so; the last view stays
+        was = self.view
+        if view is not None and view.get("phase") == "setup" and (
+                was is None or was.get("phase") != "setup"):
+            self.hands.new_game()  # a game begun (from the page or the board's menu)
+        if view is not None and self.hands.in_play is not None and view.get("card") is None \
+                and view.get("phase") in ("await_card", "round_end"):
+            self.hands.card_back()  # taken back with a short press of back
+        self.view = view
+        if view is not None:
+            self.hands.follow(view.get("cards_left", {}))
+
+    def _remember_blinks(self):
+        phase = self.view.get("phase") if self.view else None
+        for loc in sorted(self.leds):
+            m = lights.meaning(loc, self.leds[loc], phase)
+            if m == "fault":
+                self.blinking[loc] = (m, self.clock_ms)
+        for loc in sorted(self.blinking):
+            if self.clock_ms - self.blinking[loc][1] > BLINK_KEPT_MS:
+                del self.blinking[loc]
+
     def _on_event(self, ev):
         self.seq += 1
         self.events.append((self.seq, ev))
         del self.events[:-EVENTS_KEPT]
         kind = ev.get("event")
-        if kind == "card" and self.on_reader is not None:
-            handle, seat = self.on_reader[0], self.on_reader[1]
-            if handle in self.hands.get(seat, []):
-                self.hands[seat].remove(handle)
-                self.pile.append(handle)
-        elif kind == "round_end":
-            self.deal_due = True
+        h = self.hands
+        if kind == "card":
+            if self.on_reader is not None and self.on_reader[1] == ev.get("seat") and \
+                    h.cards[self.on_reader[0]][1] == ev.get("card"):
+                h.took(self.on_reader[1], self.on_reader[0])
+        elif kind == "move":
+            h.moved()
+        elif kind == "pass":
+            h.passed()
+        elif kind in ("turn", "win"):
+            h.turn_over()
+        elif kind == "undo":
+            h.undone()
+        elif kind in ("boot", "resumed"):
+            h.card_back()
 
-    def _trim_hands(self):
-        """A seat that passed or went out holds no more cards than the board says."""
-        if not self.view:
-            return
-        for seat, n in self.view["cards_left"].items():
-            hand = self.hands.get(seat, [])
-            while len(hand) > n:
-                self.pile.append(hand.pop())
-
-    # -- cards -------------------------------------------------------------------------------
-    def _shuffle(self):
-        handles = ["c%d" % j for j in range(len(self.deck))]
-        for j, h in enumerate(handles):
-            self.cards[h] = self.deck[j]
-        for j in range(len(handles) - 1, 0, -1):
-            k = self.rng.below(j + 1)
-            handles[j], handles[k] = handles[k], handles[j]
-        self.stock = handles
-
-    def _draw(self):
-        if not self.stock:
-            self.stock = self.pile
-            self.pile = []
-        return self.stock.pop()
-
-    def deal(self):
-        """Fills each seat's hand to what the board says it holds (a new game or round)."""
-        with self.lock:
-            view = self._send({"op": "public"})
-            if not view or not view.get("ok"):
-                raise TwinError("no game to deal for")
-            self.view = view["view"]
-            for seat, n in self.view["cards_left"].items():
-                hand = self.hands.setdefault(seat, [])
-                while len(hand) > n:
-                    self.pile.append(hand.pop())
-                while len(hand) < n:
-                    hand.append(self._draw())
-
+    # -- scripted scenes and records -----------------------------------------------------------
     def export(self):
         """The device's game record (it reveals the undercover history: for replay)."""
         with self.lock:
@@ -181,128 +208,198 @@ class Twin:
         """Stacks the deck for a scripted scene: the seat's hand gets these card kinds (from
         the stock), keeping its size."""
         with self.lock:
-            hand = self.hands[seat]
+            h = self.hands
+            hand = h.hands[seat]
             for j, kind in enumerate(kinds):
-                pick = next(h for h in self.stock + self.pile if self.cards[h][1] == kind)
-                for heap in (self.stock, self.pile):
+                pick = next(c for c in h.stock + h.pile if h.cards[c][1] == kind)
+                for heap in (h.stock, h.pile):
                     if pick in heap:
                         heap.remove(pick)
-                self.stock.append(hand[j])
+                h.stock.append(hand[j])
                 hand[j] = pick
 
     # -- what the page may see -------------------------------------------------------------
+    def _pieces(self):
+        """location -> colour, or "undercover", in the order of locations."""
+        at = dict((p["at"], (name, p["upside_down"])) for name, p in self.world.items()
+                  if p["at"] is not None)
+        public, truth = {}, {}
+        for loc in self.locations:
+            if loc in at:
+                name, down = at[loc]
+                public[loc] = "undercover" if down else name.split("-")[0]
+                truth[loc] = name.split("-")[0]
+        return public, truth
+
+    def _events(self):
+        return [e for _, e in self.events]
+
+    def device(self):
+        out = {"running": True, "reason": None, "failure": self.failure}
+        if not self.sim.alive():
+            out.update(running=False, reason=getattr(self.sim, "down", None) or "it is off")
+        return out
+
     def state(self, referee=False, since=0):
         with self.lock:
-            if self.deal_due:
-                self.deal_due = False
-                self.deal()
-            pieces = {}
-            truth = {}
-            for name, p in self.world.items():
-                if p["at"] is None:
-                    continue
-                colour = name.split("-")[0]
-                pieces[p["at"]] = "undercover" if p["upside_down"] else colour
-                if referee:
-                    truth[p["at"]] = colour
+            pieces, truth = self._pieces()
+            phase = self.view.get("phase") if self.view else None
+            events = self._events()
+            refused = guidance.refused_locations(self.view, events, pieces)
+            blinking = dict((loc, m) for loc, (m, _) in self.blinking.items())
+            meaning = lights.meanings(self.leds, phase, refused, blinking)
+            seats = [c for c in LAY.colours if c in self.hands.hands]
+            device = self.device()
             out = {
                 "clock_ms": self.clock_ms,
-                "leds": self.leds,
+                "device": device,
+                "leds": dict((loc, self.leds[loc]) for loc in sorted(self.leds)),
+                "lights": meaning,
                 "pieces": pieces,
                 "held": [{"id": h, "piece": self.held_public[h]}
                          for h in sorted(self.held, key=lambda h: int(h[1:]))],
-                "hands": dict((seat, [{"id": h, "card": self.cards[h][1]} for h in hand])
-                              for seat, hand in self.hands.items()),
-                "reader": self.cards[self.on_reader[0]][1] if self.on_reader else None,
+                "hands": self.hands.public(seats),
+                "reader": self.hands.cards[self.on_reader[0]][1] if self.on_reader else None,
                 "view": self.view,
+                "guidance": guidance.line(self.view, events, pieces, meaning, len(self.held),
+                                          device),
                 "events": [{"seq": s, "event": e} for s, e in self.events if s > since],
                 "referee": bool(referee),
             }
             if referee:
                 out["truth"] = truth
-                out["held_truth"] = dict((h, n.split("-")[0]) for h, n in self.held.items())
+                out["held_truth"] = dict((h, self.held[h].split("-")[0])
+                                         for h in sorted(self.held, key=lambda h: int(h[1:])))
             return out
 
     def sensors(self):
         with self.lock:
             raw = self.sim.request({"op": "sensors"})
             dbg = self._send({"op": "debug"}) or {}
+        if not raw.get("ok"):
+            return public_answer(raw)
         sensed = dbg.get("sensed", {})
-        return {"locations": raw.get("locations", []), "raw": raw.get("raw", []),
+        return {"ok": True, "locations": raw.get("locations", []), "raw": raw.get("raw", []),
                 "class": [CLASS_NAMES[sensed.get(loc, 0)] for loc in raw.get("locations", [])]}
 
     # -- hands -------------------------------------------------------------------------------
     def act(self, req):
-        """One action of the page: {"op": ..., ...}. Returns {"ok": ...} with a reason."""
-        op = req.get("op")
+        """One action of the page: {"op": ..., ...}. Checked whole before anything is done;
+        returns {"ok": ...} with a reason. Raises actions.ActionError for a malformed one."""
+        actions.check(req, self.location_set)
+        op = req["op"]
         with self.lock:
-            self.hands_until = self.clock_ms + VIEW_AFTER_HANDS_MS
+            self.world = self.sim.request({"op": "world"}).get("pieces", {})
+            occupied = set(p["at"] for p in self.world.values() if p["at"] is not None)
             if op == "lift":
-                at = str(req["at"])
-                p = self.world.get(self._at(at) or "", {})
-                ans = self.sim.request({"op": "lift", "at": at})
-                if not ans.get("ok"):
-                    return ans
-                self.lifts += 1
-                handle = "h%d" % self.lifts
-                self.held[handle] = ans["piece"]
-                self.held_public[handle] = "undercover" if p.get("upside_down") else \
-                    ans["piece"].split("-")[0]
-                self.world = self.sim.request({"op": "world"}).get("pieces", {})
-                return {"ok": True, "id": handle}
+                return self._lift(req["at"], occupied)
             if op in ("place", "slide"):
-                handle = req.get("id")
-                if handle not in self.held:
-                    return {"ok": False, "error": "bad_request", "reason": "no such piece in hand"}
-                call = {"op": op, "piece": self.held[handle],
-                        "upside_down": bool(req.get("upside_down"))}
-                if op == "place":
-                    call["at"] = str(req["at"])
-                else:
-                    call["path"] = [str(x) for x in req["path"]]
-                ans = self.sim.request(call)
-                if ans.get("ok"):
-                    del self.held[handle]
-                    del self.held_public[handle]
-                    self.world = self.sim.request({"op": "world"}).get("pieces", {})
-                return ans
+                return self._put_down(op, req, occupied)
             if op == "flip":
-                ans = self.sim.request({"op": "flip", "at": str(req["at"])})
-                self.world = self.sim.request({"op": "world"}).get("pieces", {})
-                return ans
+                if req["at"] not in occupied:
+                    return refuse("there is no piece on %s to turn over" % req["at"])
+                return self._world_act({"op": "flip", "at": req["at"]})
             if op == "card":
-                handle = req.get("id")
-                seat = next((s for s, hand in self.hands.items() if handle in hand), None)
-                if seat is None:
-                    return {"ok": False, "error": "bad_request", "reason": "no such card in a hand"}
-                if self.on_reader is not None:
-                    return {"ok": False, "error": "refused", "reason": "a card is on the reader"}
-                ans = self.sim.request({"op": "card", "uid": self.cards[handle][0]})
-                if ans.get("ok"):
-                    self.on_reader = (handle, seat, self.clock_ms + CARD_ON_MS)
-                return ans
-            if op in ("press", "fault"):
-                call = dict((k, v) for k, v in req.items() if k in (
-                    "op", "button", "ms", "kind", "at"))
-                return self.sim.request(call)
+                return self._card(req["id"])
+            if op == "press":
+                return self._press(req["button"], req.get("ms", PRESS_MS))
+            if op == "fault":
+                return public_answer(self.sim.request(req))
             if op == "new_game":
-                ans = self._send({"op": "new_game", "players": req.get("players")})
-                if not ans or not ans.get("ok"):
-                    return ans or {"ok": False, "error": "internal", "reason": "no answer"}
-                self.hands = {}
-                self._shuffle()
-                self.pile = []
-                self.deal()
-                return {"ok": True}
-        return {"ok": False, "error": "bad_request", "reason": "unknown action %r" % (op,)}
+                return self._new_game(req["players"])
+            if op == "power_on":
+                if self.sim.alive():
+                    return refuse("the board is already running")
+                ans = public_answer(self.sim.request({"op": "power_on"}))
+                if ans["ok"]:
+                    self.on_reader = None
+                    self.pressed = {}
+                    self.hands.card_back()
+                return ans
+        raise actions.ActionError("unknown action %r" % (op,))  # SHAPES and this agree
 
-    def _at(self, at):
-        for name, p in self.world.items():
-            if p["at"] == at:
-                return name
-        return None
+    def _lift(self, at, occupied):
+        if at not in occupied:
+            return refuse("there is no piece on %s" % at)
+        down = next(p["upside_down"] for p in self.world.values() if p["at"] == at)
+        ans = self.sim.request({"op": "lift", "at": at})
+        if not ans.get("ok"):
+            return public_answer(ans)
+        self.lifts += 1
+        handle = "h%d" % self.lifts
+        self.held[handle] = ans["piece"]
+        self.held_public[handle] = "undercover" if down else ans["piece"].split("-")[0]
+        self.world = self.sim.request({"op": "world"}).get("pieces", {})
+        return {"ok": True, "id": handle}
+
+    def _put_down(self, op, req, occupied):
+        handle = req["id"]
+        if handle not in self.held:
+            return refuse("no such piece in hand", "bad_request")
+        end = req["at"] if op == "place" else req["path"][-1]
+        if end in occupied:
+            return refuse("there is already a piece on %s" % end)
+        call = {"op": op, "piece": self.held[handle],
+                "upside_down": bool(req.get("upside_down", False))}
+        if op == "place":
+            call["at"] = end
+        else:
+            call["path"] = list(req["path"])
+        ans = self._world_act(call)
+        if ans["ok"]:
+            del self.held[handle]
+            del self.held_public[handle]
+        return ans
+
+    def _press(self, button, ms):
+        # a finger cannot press a button it still holds down: the board would see one press
+        held_until = self.pressed.get(button, 0)
+        if held_until > self.clock_ms:
+            return refuse("%s is still held down (for %d ms more)" % (
+                button, held_until - self.clock_ms))
+        ans = public_answer(self.sim.request({"op": "press", "button": button, "ms": ms}))
+        if ans["ok"]:
+            self.pressed[button] = self.clock_ms + ms
+        return ans
+
+    def _world_act(self, call):
+        ans = public_answer(self.sim.request(call))
+        self.world = self.sim.request({"op": "world"}).get("pieces", {})
+        return ans
+
+    def _card(self, handle):
+        if self.hands.seat_of(handle) is None:
+            return refuse("no such card in a hand", "bad_request")
+        if not self.sim.alive():
+            return refuse("the board has stopped: power it on first", "device_off")
+        why = self.hands.refusal(handle, self.view)
+        if why is not None:
+            return refuse(why)
+        if self.on_reader is not None:
+            h, seat = self.on_reader[0], self.on_reader[1]
+            if h in self.hands.hands.get(seat, []) and \
+                    self.hands.state_of(seat, h) == "hand":
+                return refuse("a card is on the reader: wait for the board to read it")
+            self.sim.request({"op": "card_off"})  # the board has it: picked up for the next
+            self.on_reader = None
+        seat = self.hands.seat_of(handle)
+        ans = self.sim.request({"op": "card", "uid": self.hands.cards[handle][0]})
+        if ans.get("ok"):
+            self.on_reader = (handle, seat, self.clock_ms + CARD_ON_MS)
+        return public_answer(ans)
+
+    def _new_game(self, players):
+        if not self.sim.alive():
+            return refuse("the board has stopped: power it on first", "device_off")
+        ans = self._send({"op": "new_game", "players": players})
+        if not ans or not ans.get("ok"):
+            return public_answer(ans or refuse("the board did not answer", "internal"))
+        self.view = None  # so the view read next is a game begun: new cards, new hands
+        self._read_view()
+        return {"ok": True}
 
     def close(self):
         self.stopping = True
+        self.running.set()
         self.thread.join(timeout=5)
         self.sim.close()

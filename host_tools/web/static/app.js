@@ -1,13 +1,42 @@
 // The board in a browser: draws the board from /api/layout, shows what /api/state says (the
-// LEDs as the firmware wrote them, the pieces as the sensors would see them) and turns clicks
-// into hand actions (/api/act). Plain DOM and SVG: nothing to build, nothing fetched from
-// outside this page's server.
+// LEDs as the firmware wrote them with a mark for what each asks, the pieces as the sensors
+// would see them, the guidance line) and turns clicks into hand actions (/api/act). Plain DOM
+// and SVG: nothing to build, nothing fetched from outside this page's server.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
 const C = 380, R = 300, SPACE = 11;
 const state = { layout: null, since: 0, held: [], selected: null, pieces: {}, replay: null,
-                slideFrom: null, timer: null };
+                slideFrom: null, timer: null, view: null, live: null, busy: Promise.resolve() };
+
+// a person's actions, one after the other: a quick second click (put down right after a
+// lift) is read against the board as the first one left it
+function queue(fn) {
+  state.busy = state.busy.then(fn).catch(e => say(String(e)));
+  return state.busy;
+}
+
+// the mark drawn on a lit location, by what its LED asks (host_tools/web/lights.py): the
+// firmware gives one colour to several meanings, the mark tells them apart
+const MARKS = { movable: "", target: "", knock: "✕", home: "⌂", meet: "◆", steps: "•",
+                accepted: "✓", put: "+", take: "−", turn: "↻", exchange: "⇄", put_back: "!",
+                fault: "⚠", seat: "" };
+const LEGEND = [
+  ["seat", "seat LED: the seat to move (menu: the seats in play)"],
+  ["movable", "cyan: a piece that may move with the card"],
+  ["target", "green: where the lifted piece may go"],
+  ["knock", "red ✕: a target that knocks a piece out"],
+  ["home", "blue ⌂: a target in home"],
+  ["meet", "amber ◆: a target on a meeting point"],
+  ["steps", "amber • in the start area: Partner 4 steps left"],
+  ["accepted", "green ✓: the move is accepted"],
+  ["put", "white +: put a piece here"],
+  ["take", "red −: take the piece off here"],
+  ["turn", "magenta ↻: turn the piece over"],
+  ["exchange", "lavender ⇄: lift it, the piece for here is elsewhere"],
+  ["put_back", "blinking red !: refused, put the piece back"],
+  ["fault", "blinking orange ⚠: this sensor reads nonsense"],
+];
 
 function el(tag, attrs, parent) {
   const e = document.createElementNS(SVG, tag);
@@ -18,26 +47,20 @@ function el(tag, attrs, parent) {
 
 function trackAngle(i, n) { return Math.PI / 2 + 2 * Math.PI * i / n; }
 
+function polar(r, a) { return [C + r * Math.cos(a), C + r * Math.sin(a)]; }
+
 function positions(lay) {
   // where each location is drawn: the track on a circle, each home running inward from its
   // colour's start space, the start area just outside behind it, the seat beside it
   const pos = {};
   const n = lay.track;
-  for (let i = 0; i < n; i++) {
-    const a = trackAngle(i, n);
-    pos[String(i)] = [C + R * Math.cos(a), C + R * Math.sin(a)];
-  }
+  for (let i = 0; i < n; i++) pos[String(i)] = polar(R, trackAngle(i, n));
   for (const colour of lay.colours) {
     const a = trackAngle(lay.start[colour], n);
-    for (let k = 1; k <= lay.home_spaces; k++) {
-      const r = R - 30 * k;
-      pos[colour + ":h" + k] = [C + r * Math.cos(a), C + r * Math.sin(a)];
-    }
-    for (let k = 1; k <= 4; k++) {
-      const r = R + 34 + 24 * ((k - 1) >> 1), b = a - 0.075 - 0.075 * ((k - 1) & 1);
-      pos[colour + ":s" + k] = [C + r * Math.cos(b), C + r * Math.sin(b)];
-    }
-    pos["seat:" + colour] = [C + (R + 46) * Math.cos(a + 0.11), C + (R + 46) * Math.sin(a + 0.11)];
+    for (let k = 1; k <= lay.home_spaces; k++) pos[colour + ":h" + k] = polar(R - 30 * k, a);
+    for (let k = 1; k <= 4; k++)
+      pos[colour + ":s" + k] = polar(R + 34 + 24 * ((k - 1) >> 1), a - 0.075 - 0.075 * ((k - 1) & 1));
+    pos["seat:" + colour] = polar(R + 46, a + 0.11);
   }
   return pos;
 }
@@ -54,17 +77,23 @@ function drawBoard(lay) {
   el("rect", { x: C - 55, y: C - 35, width: 110, height: 70, rx: 8, fill: "#222", stroke: "#888" }, reader);
   el("text", { x: C, y: C - 12, class: "label" }, reader).textContent = "NFC reader";
   el("text", { x: C, y: C + 12, class: "label", id: "reader-card" }, reader);
+  // track numbers inside the ring, clear of every space; a start space's beside it, outside
+  // (its home column runs inward)
+  for (let i = 0; i < lay.track; i++) {
+    const a = trackAngle(i, lay.track);
+    const [x, y] = starts[String(i)] ? polar(R + 25, a + 0.05) : polar(R - 25, a);
+    el("text", { x: x, y: y + 3, class: "track-number", "data-number": i }, svg).textContent = i;
+  }
   for (const name of lay.locations.concat(lay.colours.map(c => "seat:" + c))) {
     const [x, y] = pos[name];
     const g = el("g", { class: "loc", id: "loc-" + name.replace(":", "_"), "data-loc": name }, svg);
     if (holes.has(name)) g.classList.add("hole");
     if (meetings.has(name)) g.classList.add("meeting");
-    if (starts[name]) { g.classList.add("start"); }
+    if (starts[name]) g.classList.add("start");
     if (name.includes(":h")) g.classList.add("home");
     if (name.includes(":s")) g.classList.add("spot");
     if (name.startsWith("seat:")) g.classList.add("seat");
-    el("circle", { cx: x, cy: y, r: SPACE + 5, class: "led", fill: "none",
-                   "data-led": name }, g);
+    el("circle", { cx: x, cy: y, r: SPACE + 5, class: "led", fill: "none", "data-led": name }, g);
     // meeting points are diamonds: a ring around a space is an LED
     const base = meetings.has(name)
       ? el("rect", { x: x - SPACE, y: y - SPACE, width: 2 * SPACE, height: 2 * SPACE, rx: 3,
@@ -72,16 +101,21 @@ function drawBoard(lay) {
       : el("circle", { cx: x, cy: y, r: SPACE, class: "base" }, g);
     if (starts[name]) base.setAttribute("stroke", starts[name]);
     if (name.startsWith("seat:")) {
+      // the seat's name beside its LED, along the track away from the start area (whose
+      // spots lie on the other side), clear of the track numbers
       base.setAttribute("r", 7);
-      el("text", { x: x, y: y - 14, class: "seat-label", "text-anchor": "middle" }, g)
-        .textContent = name.slice(5);
+      const a = trackAngle(lay.start[name.slice(5)], lay.track) + 0.11;
+      const dx = -Math.sin(a), dy = Math.cos(a);
+      const anchor = dx > 0.5 ? "start" : dx < -0.5 ? "end" : "middle";
+      const off = anchor === "middle" ? 26 : 20;
+      const label = el("text", { x: x + off * dx, y: y + off * dy + 5, class: "seat-label",
+                                 "text-anchor": anchor }, g);
+      label.textContent = name.slice(5);
       continue;
     }
-    el("circle", { cx: x, cy: y, r: 7, class: "piece", visibility: "hidden",
-                   "data-piece": "" }, g);
-    if (/^\d+$/.test(name) && Number(name) % 4 === 0)
-      el("text", { x: x, y: y + 26, class: "label" }, g).textContent = name;
-    g.addEventListener("click", () => onLocation(name));
+    el("circle", { cx: x, cy: y, r: 7, class: "piece", visibility: "hidden", "data-piece": "" }, g);
+    el("text", { x: x, y: y + 4, class: "mark", "data-mark": "" }, g);
+    g.addEventListener("click", () => queue(() => onLocation(name)));
   }
 }
 
@@ -95,7 +129,8 @@ async function api(path, body) {
 function say(text) { document.getElementById("message").textContent = text || ""; }
 
 async function act(body) {
-  const ans = await api("/api/act", body);
+  let ans;
+  try { ans = await api("/api/act", body); } catch (e) { ans = { ok: false, reason: "the page lost its server" }; }
   say(ans.ok ? "" : (ans.reason || ans.error));
   await refresh();
   return ans;
@@ -166,13 +201,24 @@ function showPieces(pieces, truth) {
   }
 }
 
-function showLeds(leds) {
+function showLeds(leds, lights) {
   for (const c of document.querySelectorAll("circle.led")) {
-    const v = leds[c.getAttribute("data-led")];
+    const name = c.getAttribute("data-led");
+    const v = leds[name];
     const lit = v && (v[0] || v[1] || v[2]);
     c.setAttribute("fill", lit ? rgb(v) : "none");
     c.setAttribute("data-rgb", v ? v.join(",") : "0,0,0");
+    const g = c.parentNode;
+    const meaning = (lights && lights[name]) || "";
+    g.setAttribute("data-meaning", meaning);
+    const mark = g.querySelector(".mark");
+    if (mark) {
+      mark.textContent = MARKS[meaning] || "";
+      mark.setAttribute("data-mark", meaning);
+    }
   }
+  for (const li of document.querySelectorAll("#legend li"))
+    li.classList.toggle("lit", Object.values(lights || {}).includes(li.dataset.meaning));
 }
 
 function unchanged(box, data) {
@@ -198,24 +244,40 @@ function showHeld(held, truth) {
   }
 }
 
-function showHands(hands) {
+function seatOrder(keys) {
+  const order = state.layout ? state.layout.colours : [];
+  return keys.slice().sort((a, b) => order.indexOf(a) - order.indexOf(b));
+}
+
+function showHands(hands, view) {
+  // hot-seat: every hand is shown; only the seat to move, in a phase that takes a card,
+  // can tap one (the server refuses the others too)
   const box = document.getElementById("hands");
-  if (unchanged(box, hands)) return;
+  const toMove = view ? view.to_move : null;
+  const open = !!view && (view.phase === "await_card" || view.phase === "round_end");
+  if (unchanged(box, [hands, toMove, open])) return;
   box.textContent = "";
-  for (const seat of Object.keys(hands).sort()) {
+  if (!Object.keys(hands).length) box.textContent = "no game: no cards dealt";
+  for (const seat of seatOrder(Object.keys(hands))) {
     const div = document.createElement("div");
-    div.className = "hand";
+    div.className = "hand" + (seat === toMove ? " to-move" : "");
     div.setAttribute("data-seat", seat);
     const s = document.createElement("span");
     s.className = "seat";
-    s.textContent = seat;
+    s.textContent = seat + " (" + hands[seat].length + ")";
     div.appendChild(s);
     for (const c of hands[seat]) {
       const b = document.createElement("button");
       b.textContent = c.card;
+      b.className = "card " + c.state;
       b.setAttribute("data-id", c.id);
       b.setAttribute("data-card", c.card);
-      b.addEventListener("click", () => act({ op: "card", id: c.id }));
+      b.setAttribute("data-state", c.state);
+      const playable = open && seat === toMove && c.state === "hand";
+      b.disabled = !playable;
+      b.title = c.state === "in_play" ? "on the reader: in play" : c.state === "played" ? "played" :
+        seat !== toMove ? "not " + seat + "'s turn" : playable ? "tap it on the reader" : "no card now";
+      b.addEventListener("click", () => queue(() => act({ op: "card", id: c.id })));
       div.appendChild(b);
     }
     box.appendChild(div);
@@ -242,31 +304,56 @@ function showEvents(events) {
 
 function showStatus(view) {
   const s = document.getElementById("status");
-  if (!view) { s.textContent = "no game: start one (new game, or hold confirm)"; s.dataset.phase = "idle"; return; }
+  state.view = view;
+  if (!view) { s.textContent = "no game"; s.dataset.phase = "idle"; delete s.dataset.toMove; return; }
   s.dataset.phase = view.phase;
   s.dataset.toMove = view.to_move;
-  s.textContent = view.phase + " · " + view.to_move + " to move" +
+  s.textContent = view.phase.replace("_", " ") + " · " + view.to_move + " to move" +
     (view.card ? " · card " + view.card : "") +
     (view.card === "partner" && view.steps_left !== null ? " · steps left " + view.steps_left : "") +
     (view.expected && view.expected.length ? " · put right: " + view.expected.join(" ") : "");
+}
+
+function showGuidance(g) {
+  const box = document.getElementById("guidance");
+  box.textContent = g.text;
+  box.dataset.kind = g.kind;
+}
+
+function showDevice(device) {
+  const banner = document.getElementById("stopped-banner");
+  banner.hidden = device.running;
+  if (!device.running)
+    document.getElementById("stopped-text").textContent = "BOARD STOPPED: " +
+      (device.reason || "no reason given") + ".";
 }
 
 function referee() { return document.getElementById("referee").checked; }
 
 async function refresh() {
   if (state.replay) return;
-  const s = await api("/api/state?since=" + state.since + (referee() ? "&referee=1" : ""));
-  showLeds(s.leds);
+  let s;
+  try {
+    s = await api("/api/state?since=" + state.since + (referee() ? "&referee=1" : ""));
+  } catch (e) {
+    return showGuidance({ kind: "stopped", text: "The page lost its server: is agentboard sim still running?" });
+  }
+  if (state.replay) return;
+  state.live = s;
+  showLeds(s.leds, s.lights);
   showPieces(s.pieces, s.truth);
   showHeld(s.held, s.held_truth);
-  showHands(s.hands);
+  showHands(s.hands, s.view);
   showEvents(s.events);
   showStatus(s.view);
+  showGuidance(s.guidance);
+  showDevice(s.device);
   document.getElementById("reader-card").textContent = s.reader || "";
 }
 
 async function readSensors() {
   const s = await api("/api/sensors");
+  if (s.ok === false) return say(s.reason);
   const body = document.querySelector("#sensors tbody");
   body.textContent = "";
   s.locations.forEach((loc, i) => {
@@ -289,7 +376,10 @@ async function loadRecord(file) {
   const slider = document.getElementById("replay-turn");
   slider.max = ans.turns;
   slider.value = 0;
+  document.getElementById("replay-panel").open = true;
   document.getElementById("replay-controls").hidden = false;
+  document.getElementById("replay-banner").hidden = false;
+  document.body.classList.add("replaying");
   showReplay(0);
 }
 
@@ -298,13 +388,59 @@ async function showReplay(k) {
   if (b.ok === false) return say(b.reason);
   document.getElementById("replay-turn").value = k;
   const p = b.played;
-  document.getElementById("replay-label").textContent = "turn " + b.turn + " of " + b.turns +
+  const what = "turn " + b.turn + " of " + b.turns +
     (p ? " · " + p.seat + " " + (p.card || "") + (p.effects.length ? " (" + p.effects.join(", ") + ")" : "") : " · the start");
-  showLeds({});
+  document.getElementById("replay-label").textContent = what;
+  document.getElementById("replay-text").textContent = "REPLAY of a recorded game, " + what +
+    ". This is not the live board: clicks on it do nothing.";
+  showGuidance({ kind: "replay", text: "Replay: " + what + ". " + b.to_move + " to move next." });
+  showLeds({}, {});
   showPieces(b.pieces, b.truth);
 }
 
+function exitReplay() {
+  state.replay = null;
+  document.getElementById("replay-controls").hidden = true;
+  document.getElementById("replay-banner").hidden = true;
+  document.body.classList.remove("replaying");
+  refresh();
+}
+
+function gameRunning() {
+  const v = state.view;
+  return !!v && v.phase !== "game_over";
+}
+
+function newGame(players) {
+  document.getElementById("confirm-new").hidden = true;
+  return act({ op: "new_game", players: players });
+}
+
+function askNewGame() {
+  const players = Number(document.getElementById("players").value);
+  if (!gameRunning()) return newGame(players);
+  document.getElementById("confirm-new-text").textContent = "Start a new " + players +
+    "-player game? The game on the board ends (its record is replaced).";
+  document.getElementById("confirm-new").hidden = false;
+}
+
+function drawLegend() {
+  const ul = document.getElementById("legend");
+  for (const [meaning, text] of LEGEND) {
+    const li = document.createElement("li");
+    li.dataset.meaning = meaning;
+    const mark = document.createElement("span");
+    mark.className = "swatch";
+    mark.dataset.meaning = meaning;
+    mark.textContent = MARKS[meaning] || "";
+    li.appendChild(mark);
+    li.appendChild(document.createTextNode(text));
+    ul.appendChild(li);
+  }
+}
+
 function init() {
+  drawLegend();
   api("/api/layout").then(lay => {
     state.layout = lay;
     drawBoard(lay);
@@ -316,23 +452,29 @@ function init() {
     if (state.replay) showReplay(Number(document.getElementById("replay-turn").value)); else refresh();
   });
   for (const b of document.querySelectorAll("button[data-button]"))
-    b.addEventListener("click", () => act({ op: "press", button: b.dataset.button, ms: Number(b.dataset.ms) }));
-  document.getElementById("new-game").addEventListener("click", () =>
-    act({ op: "new_game", players: Number(document.getElementById("players").value) }));
+    b.addEventListener("click", () => queue(() => act({ op: "press", button: b.dataset.button, ms: Number(b.dataset.ms) })));
+  document.getElementById("new-game").addEventListener("click", askNewGame);
+  document.getElementById("new-yes").addEventListener("click", () =>
+    newGame(Number(document.getElementById("players").value)));
+  document.getElementById("new-no").addEventListener("click", () => {
+    document.getElementById("confirm-new").hidden = true;
+  });
+  document.getElementById("power-on").addEventListener("click", () => act({ op: "power_on" }));
   document.getElementById("refresh-sensors").addEventListener("click", readSensors);
-  document.getElementById("inject").addEventListener("click", () => act({
-    op: "fault", kind: document.getElementById("fault-kind").value,
-    at: document.getElementById("fault-at").value, ms: Number(document.getElementById("fault-ms").value) }));
+  document.getElementById("inject").addEventListener("click", () => {
+    const kind = document.getElementById("fault-kind").value;
+    const req = { op: "fault", kind: kind };
+    const at = document.getElementById("fault-at").value.trim();
+    if (at && kind !== "nfc_crc") req.at = at;
+    if (kind !== "clear") req.ms = Number(document.getElementById("fault-ms").value);
+    act(req);
+  });
   document.getElementById("record-file").addEventListener("change", e => loadRecord(e.target.files[0]));
   const slider = document.getElementById("replay-turn");
   slider.addEventListener("input", () => showReplay(Number(slider.value)));
   document.getElementById("replay-prev").addEventListener("click", () => showReplay(Math.max(0, Number(slider.value) - 1)));
   document.getElementById("replay-next").addEventListener("click", () => showReplay(Math.min(state.replay.turns, Number(slider.value) + 1)));
-  document.getElementById("replay-exit").addEventListener("click", () => {
-    state.replay = null;
-    document.getElementById("replay-controls").hidden = true;
-    refresh();
-  });
+  document.getElementById("replay-exit").addEventListener("click", exitReplay);
 }
 
 init();
