@@ -81,7 +81,11 @@ class Referee:
         if not self._rebuild(header, offsets):
             return False
         self.out({"event": "resumed", "turns": len(self.turns), "to_move": self._c(self.st.to_move)})
-        self._after_turn_phase()
+        if not self.turns:  # cut off before the first move: the setup goes on
+            self._set_phase("setup")
+            self._refresh()
+        else:
+            self._after_turn_phase()
         return True
 
     def _rebuild(self, header, offsets):
@@ -135,6 +139,10 @@ class Referee:
         self.st = st
         self.turns = Offsets()
         self._set_phase("setup")
+        # one event for a game begun from the console or the board's menu alike
+        self.out({"event": "new_game", "game": self.game.name, "layout": lay.name,
+                  "players": players, "seats": self.header["seats"],
+                  "dealer": self.header["dealer"]})
         self._refresh()
 
     def _c(self, colour):
@@ -322,6 +330,8 @@ class Referee:
 
     def cancel_card(self):
         if self.phase == "await_move" and not any(self.touched):
+            self.out({"event": "card_back", "card": self.cards.names[self.card],
+                      "seat": self._c(self.st.to_move)})
             self.card = -1
             self.judge = None
             self.lights = move_lights.NONE

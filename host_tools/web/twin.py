@@ -153,13 +153,6 @@ class Twin:
         view = ans.get("view") if ans and ans.get("ok") else None
         if ans is None and not self.sim.alive():
             return  # the device stopped: the page says so; the last view stays
-        was = self.view
-        if view is not None and view.get("phase") == "setup" and (
-                was is None or was.get("phase") != "setup"):
-            self.hands.new_game()  # a game begun (from the page or the board's menu)
-        if view is not None and self.hands.in_play is not None and view.get("card") is None \
-                and view.get("phase") in ("await_card", "round_end"):
-            self.hands.card_back()  # taken back with a short press of back
         self.view = view
         if view is not None:
             self.hands.follow(view.get("cards_left", {}))
@@ -192,6 +185,10 @@ class Twin:
             h.turn_over()
         elif kind == "undo":
             h.undone()
+        elif kind == "new_game":  # begun from the page or the board's menu: a new deal
+            h.new_game()
+        elif kind == "card_back":  # taken back with a short press of back
+            h.card_back()
         elif kind in ("boot", "resumed"):
             h.card_back()
 
