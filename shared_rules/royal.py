@@ -13,7 +13,7 @@
 # - special spaces: ending a counted move of the player's card on one draws a card.
 from shared_rules.dog import Dog
 from shared_rules import movegen
-from shared_rules.cards import STEPS, SWAP_OWN
+from shared_rules.cards import STEPS
 
 KING = 0
 KNIGHT = 1
@@ -79,7 +79,7 @@ class DogRoyal(Dog):
     def after_move(self, old, new, colour, e, mv, moved, captured, events):
         # a counted move of the card (a count, the 4 backward, the 1-7, the magnet) ending on
         # a special space draws a card; a citizen may then jump on (it draws nothing more)
-        if not moved or mv.act == SWAP_OWN or old.pos[mv.a] >= self.lay.nboard:
+        if not moved or old.pos[mv.a] >= self.lay.nboard:  # moved: by a count, never a swap
             return
         p = mv.a
         d = movegen.dest_of(mv.b)
