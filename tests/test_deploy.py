@@ -342,6 +342,13 @@ def test_calibration_is_refused_while_a_game_runs(board):
 
 def test_a_game_on_the_deployed_board_seen_by_monitor_and_export(board, tmp_path):
     link = VirtualLink(board)
+    try:
+        _a_game_seen_by_monitor_and_export(board, link, tmp_path)
+    finally:
+        link.close()  # the port free again for the next test, whatever happened here
+
+
+def _a_game_seen_by_monitor_and_export(board, link, tmp_path):
     t = Table(link=link)  # writes the deck's enrolment and power-cycles: boots from flash
     t.new_game(2)
     players = Players(t, 5)

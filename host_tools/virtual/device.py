@@ -34,6 +34,10 @@ SIM_FILES = ("host_tools/__init__.py", "host_tools/sim/__init__.py", "host_tools
 SIM_DIRS = ("host_tools/sim/device", "host_tools/sim/data", "hardware", "shared_rules/data")
 
 
+START_S = 20  # a boot under a loaded machine: the device's first words may take this long
+HANDS_S = 1  # a hand action's answer: none this soon means it is not running its application
+
+
 class VirtualDeviceError(Exception):
     pass
 
@@ -66,7 +70,13 @@ class VirtualDevice:
         self.sim = _sim_tree()
         self.mirror = World(seed)
         self.booted = False
-        self.lock = threading.RLock()
+        self.lock = threading.RLock()  # power and hands: held while the device starts
+        # the serial line alone, held only for a read or write, so the port keeps answering
+        # (accepting, refusing a second user) while the device boots
+        self.line = threading.Lock()
+        self.rebooting = False
+        self.fault = None  # why the last reboot failed: the device stays dark until power_on
+        self.pump_error = None  # the last thing that went wrong on the serial line
         self.proc = None
         self.master = None
         self.hands = None
@@ -76,7 +86,7 @@ class VirtualDevice:
         self.serial = socket.socket()
         self.serial.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.serial.bind(("127.0.0.1", port))
-        self.serial.listen(2)
+        self.serial.listen(8)
         self.port = self.serial.getsockname()[1]
         self.hands_listener = socket.socket()
         self.hands_listener.bind(("127.0.0.1", 0))
@@ -112,19 +122,23 @@ class VirtualDevice:
             self.proc = subprocess.Popen(cmd, cwd=self.flash, stdin=slave, stdout=slave,
                                          stderr=slave, preexec_fn=_controlling_tty)
             os.close(slave)
-            self.master = master
-            self.hands_listener.settimeout(10)
+            with self.line:
+                self.master = master
+            self.hands_listener.settimeout(START_S)
             try:
                 conn, _ = self.hands_listener.accept()
-            except socket.timeout:
+                conn.settimeout(START_S)
+                self.hands = conn.makefile("rwb", buffering=0)
+                snap = self.mirror.snapshot() if self.booted else None
+                self.hands.write((json.dumps(snap) + "\n").encode())
+                if not self.hands.readline():
+                    raise OSError("the device closed its hands socket")
+            except OSError as e:  # socket.timeout too
                 said = self._drain().decode("utf-8", "replace")[-500:]
                 self._kill()
-                raise VirtualDeviceError("the virtual device did not start: %s" % said)
-            conn.settimeout(1)
-            self.hands = conn.makefile("rwb", buffering=0)
-            snap = self.mirror.snapshot() if self.booted else None
-            self.hands.write((json.dumps(snap) + "\n").encode())
-            self.hands.readline()
+                raise VirtualDeviceError("the virtual device did not start (%s): %s" % (e, said))
+            conn.settimeout(HANDS_S)
+            self.fault = None
             self.booted = True
             self.off = False
             self.stale = False
@@ -152,9 +166,10 @@ class VirtualDevice:
         if self.hands is not None:
             self.hands.close()
             self.hands = None
-        if self.master is not None:
-            os.close(self.master)
-            self.master = None
+        with self.line:
+            if self.master is not None:
+                os.close(self.master)
+                self.master = None
 
     def power_cut(self):
         with self.lock:
@@ -174,24 +189,34 @@ class VirtualDevice:
 
     # -- the serial port ----------------------------------------------------------------------
     def _pump(self):
+        """Forwards bytes between the port's one client and the device's terminal. Never takes
+        the power lock and never stops on an error: a port that stops answering would look
+        like a board that hangs."""
         while not self.closing:
-            fds = [self.serial]
-            if self.client is not None:
-                fds.append(self.client)
-            master = self.master
-            if master is not None:
-                fds.append(master)
             try:
-                ready = select.select(fds, [], [], 0.05)[0]
-            except (OSError, ValueError):
-                continue  # a descriptor closed under us: look again
-            if self.serial in ready:
-                self._accept()
-            if self.client is not None and self.client in ready:
-                self._from_client()
-            if master is not None and master in ready:
-                self._from_device(master)
-            self._reboot_if_exited()
+                self._pump_once()
+            except Exception as e:  # noqa: BLE001 -- kept for the next power_on to report
+                self.pump_error = repr(e)
+                time.sleep(0.05)
+
+    def _pump_once(self):
+        fds = [self.serial]
+        if self.client is not None:
+            fds.append(self.client)
+        master = self.master
+        if master is not None:
+            fds.append(master)
+        try:
+            ready = select.select(fds, [], [], 0.05)[0]
+        except (OSError, ValueError):
+            return  # a descriptor closed under us: look again
+        if self.serial in ready:
+            self._accept()
+        if self.client is not None and self.client in ready:
+            self._from_client()
+        if master is not None and master in ready:
+            self._from_device(master)
+        self._reboot_if_exited()
 
     def _accept(self):
         try:
@@ -212,7 +237,7 @@ class VirtualDevice:
             self.client.close()
             self.client = None
             return
-        with self.lock:
+        with self.line:
             if self.master is not None:
                 try:
                     os.write(self.master, data)
@@ -220,10 +245,16 @@ class VirtualDevice:
                     pass  # the device is resetting: bytes on a dead line are lost
 
     def _from_device(self, master):
-        try:
-            data = os.read(master, 4096)
-        except OSError:
-            data = b""
+        with self.line:
+            if master != self.master:
+                return  # the descriptor was closed (and its number maybe reused) meanwhile
+            try:
+                data = os.read(master, 4096)
+            except OSError:
+                data = b""
+        self._to_client(data)
+
+    def _to_client(self, data):
         if data and self.client is not None:
             try:
                 self.client.sendall(data)
@@ -232,17 +263,29 @@ class VirtualDevice:
                 self.client = None
 
     def _reboot_if_exited(self):
-        with self.lock:
-            if self.off or self.proc is None or self.proc.poll() is None:
-                return
-            tail = self._drain()
-            if tail and self.client is not None:
-                try:
-                    self.client.sendall(tail)
-                except OSError:
-                    pass
-            self._kill()  # reset, soft reset or crash: the board starts again from its flash
-        self.power_on()
+        proc = self.proc
+        if self.off or self.rebooting or proc is None or proc.poll() is None:
+            return
+        with self.line:
+            tail = self._drain() if self.master is not None else b""
+        self._to_client(tail)  # its last words (a traceback) reach the port
+        # reset, soft reset or crash: the board starts again from its flash, on a thread of its
+        # own so the port keeps answering while it boots
+        self.rebooting = True
+        threading.Thread(target=self._reboot, args=(proc,), daemon=True).start()
+
+    def _reboot(self, proc):
+        try:
+            with self.lock:
+                if self.off or self.proc is not proc:
+                    return  # cut or started again by the hands meanwhile
+                self._kill()
+                self.power_on()
+        except VirtualDeviceError as e:
+            self.fault = str(e)
+            self.off = True  # stays dark, as a board that fails to boot; power_on tries again
+        finally:
+            self.rebooting = False
 
     # -- hands ---------------------------------------------------------------------------------
     def request(self, req):
@@ -254,7 +297,10 @@ class VirtualDevice:
             requests.check(req)
         except requests.BadRequest as e:
             return {"ok": False, "error": "bad_request", "reason": str(e)}
-        ans = power_and_deck(self, req)
+        try:
+            ans = power_and_deck(self, req)
+        except VirtualDeviceError as e:
+            return {"ok": False, "error": "refused", "reason": str(e)}
         if ans is not None:
             return ans
         op = req.get("op")
@@ -263,7 +309,9 @@ class VirtualDevice:
                 ans = self._ask({"op": "_restore", "snap": self.mirror.snapshot()})
                 self.stale = ans is None
             if self.off or self.hands is None or self.stale:
-                return offline_request(self.mirror, req, "its power was cut" if self.off else
+                return offline_request(self.mirror, req, ("it failed to boot: " + self.fault
+                                                          if self.fault else "its power was cut")
+                                       if self.off else
                                        "it is not running its application")
             ans = self._ask(req)
             if ans is None:

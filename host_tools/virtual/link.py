@@ -4,8 +4,9 @@ by the wall clock (a virtual device runs in real time), the console over its ser
 import json
 import time
 
-from host_tools.device import SerialConsole
+from host_tools.device import DeviceError, SerialConsole
 
+BOOT_S = 30  # how long a switched-on device may take to answer (a loaded machine boots slowly)
 SLACK = 1.5  # board time may lag the wall clock a little: wait a bit longer than asked
 
 
@@ -47,8 +48,25 @@ class VirtualLink:
                 return {"ok": True, "lines": self._lines(self.con.send(req["send"]))}
             events = self.con.poll_events(0.05)  # takes self.con.events with it
             return {"ok": True, "lines": [json.dumps(e) for e in events]}
-        return self.dev.request(req)
+        ans = self.dev.request(req)
+        if op == "power_on" and ans.get("ok") and self.con is not None:
+            self._until_console_answers()
+        return ans
+
+    def _until_console_answers(self):
+        """A board that was just switched on answers once its firmware has booted; a person
+        waits for that before playing, and so does the link (events that come meanwhile are
+        kept for the next console request)."""
+        end = time.time() + BOOT_S
+        while True:
+            try:
+                self.con.send({"op": "status"})
+                return
+            except DeviceError:
+                if time.time() > end:
+                    raise
 
     def close(self):
         if self.con is not None:
             self.con.close()
+            self.con = None
