@@ -22,6 +22,7 @@ WAIT = 0       # nothing decided yet (a move may be under way)
 DONE = 1       # one move explains the board: self.move
 AMBIGUOUS = 2  # complete, but another legal move could still grow out of it: confirm decides
 ILLEGAL = 3    # no legal move explains the board: self.bad lists the sensors to put right
+NO_VIA = 255   # an outline with no space its piece stands on midway
 
 
 def occ(cls):
@@ -51,6 +52,7 @@ class WholeMove:
         self.o_after = []
         self.o_band = []  # the rank band read after it on each changed sensor (ranked games)
         self.o_counts = []
+        self.o_via = []  # a citizen's jump: the sensor of the special space it stands on a while
         self.o_key = []
         self.ranked = st.game.ranked
         self.act = st.game.cards.action[movegen.effective(st, k)]
@@ -93,6 +95,11 @@ class WholeMove:
                         bands[j] = a % ppc
             self.o_band.append(bytes(bands))
         self.o_counts.append(bytes(counts))
+        via = NO_VIA
+        if self.act != movegen.SWAP and self.act != movegen.SWAP_OWN and \
+                movegen.jump_of(b) >= 0:
+            via = sensor[movegen.dest_of(b)]
+        self.o_via.append(via)
         if self.act == movegen.SWAP or self.act == movegen.SWAP_OWN:
             self.o_key.append(st.pos[a] << 16 | st.pos[b])
         else:
@@ -124,6 +131,7 @@ class WholeMove:
             counts = self.o_counts[o]
             after = self.o_after[o]
             want = self.o_band[o] if self.ranked else None
+            via = self.o_via[o]
             ok = True
             for i in moved:
                 if i not in changed:
@@ -146,6 +154,9 @@ class WholeMove:
             for j in range(len(changed)):
                 i = changed[j]
                 now = occ(sensed[i])
+                if i == via and now:
+                    done = False  # the citizen stands on its special space: the jump goes on
+                    continue
                 if now != after[j]:
                     done = False
                     # a sensor already changed must have changed the move's way; a square

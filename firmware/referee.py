@@ -113,6 +113,8 @@ class Referee:
             return False
         self.game = game
         self.cards = game.cards
+        header["game"] = game.name  # a log written before games were named is Agent DOG's
+        header["layout"] = lay.name
         self.header = header
         self.turns = done
         self.st = st

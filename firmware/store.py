@@ -121,8 +121,13 @@ class Store:
 def record_parts(store, header, offsets):
     """The game record of docs/board-protocols.md as pieces of one JSON text, so a long game can
     be written out without ever holding it whole in memory."""
-    yield '{"format": "%s", "players": %d, "seats": %s, "dealer": %s, "turns": [' % (
-        FORMAT, header["players"], json.dumps(header["seats"]), json.dumps(header["dealer"]))
+    yield '{"format": "%s", "game": %s, "layout": %s, "players": %d, "seats": %s, "dealer": %s' % (
+        FORMAT, json.dumps(header["game"]), json.dumps(header["layout"]), header["players"],
+        json.dumps(header["seats"]), json.dumps(header["dealer"]))
+    if "first" in header:  # a ranked game: the rank each seat put on its start space
+        yield ', "first": %s' % json.dumps(header["first"])
+    yield ', "turns": ['
+
     for j in range(len(offsets)):
         if j:
             yield ", "

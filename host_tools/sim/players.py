@@ -17,6 +17,7 @@ LAY = GAME.lay
 CARDS = GAME.cards
 SETTLE_MS = 160  # more than the scanner's four-scan debounce (80 ms) plus a scan
 PASS_MS = 2000  # the pass gesture: hold back for 2 s (docs/board-protocols.md, section 2)
+PRESS_MS = 100  # a short press of a button
 BOARD = "agent-dog-4"
 
 
@@ -206,6 +207,11 @@ class Table:
             raise TableError("card %s not taken: %s" % (card, evs))
         held = self.do_move(mv)
         self.wait()
+        if not any(e.get("event") == "move" for e in self.since(n)):
+            # a move the sensors cannot tell from a half-done longer one (a citizen that stops
+            # where it could jump on): the player settles it with confirm
+            self.ask({"op": "press", "button": "confirm", "ms": PRESS_MS})
+            self.wait()
         if not any(e.get("event") == "move" for e in self.since(n)):
             raise TableError("move not accepted: %s\n%s" % (self.since(n), self.public()))
         self.do_effects(self.since(n), held, mv)
