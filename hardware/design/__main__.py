@@ -1,4 +1,4 @@
-"""python -m hardware.design [build|erc|gpio|power] ...: the design's checks and outputs."""
+"""python -m hardware.design [build|erc|gpio|power|ranks] ...: the design's checks and outputs."""
 import argparse
 import os
 import re
@@ -83,6 +83,12 @@ def cmd_power(args):
     return 0
 
 
+def cmd_ranks(args):
+    from hardware.design import magnets
+    sys.stdout.write(magnets.report())
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m hardware.design",
                                  description="The board as a checked design (SKiDL).")
@@ -100,6 +106,8 @@ def main(argv=None):
     p.add_argument("--readme", action="store_true",
                    help="write it into hardware/README.md between its markers")
     p.set_defaults(func=cmd_power)
+    sub.add_parser("ranks", help="the rank magnets' fields, bands and margins in noise"
+                   ).set_defaults(func=cmd_ranks)
     args = ap.parse_args(argv)
     return args.func(args)
 
