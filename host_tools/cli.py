@@ -258,18 +258,36 @@ def cmd_sim(args):
                     % ("demo" if args.demo else "headless"), EXIT_USAGE)
     if args.flash and args.demo:
         return fail("sim: --demo plays on a fresh board: --flash does not apply", EXIT_USAGE)
+    chosen = (["--game", args.game] if args.game else []) + (
+        ["--board", args.board] if args.board else [])
+    if args.headless or args.demo:
+        from host_tools.sim.server import SimError, board_and_cards
+        try:
+            board_and_cards(args.board, args.game, args.players if args.demo else None)
+        except SimError as e:
+            return fail("sim: %s" % e, EXIT_USAGE)
     if args.headless:
         from host_tools.sim.__main__ import main as headless
         return headless(["--seed", str(args.seed)] + (["--flash", args.flash] if args.flash
-                                                      else []))
+                                                      else []) + chosen)
     if args.demo:
         from host_tools.sim.demo import main as demo
-        return demo(["--players", str(args.players or 4), "--seed", str(args.seed)])
+        return demo(["--players", str(args.players or 4), "--seed", str(args.seed)] + chosen)
     from host_tools.web.__main__ import main as web
     return web(["--seed", str(args.seed), "--port", str(PAGE_PORT if args.port is None
                                                      else args.port)]
                + (["--flash", args.flash] if args.flash else [])
-               + (["--no-browser"] if args.no_browser else []))
+               + (["--no-browser"] if args.no_browser else []) + chosen)
+
+
+def sim_games():
+    from shared_rules import variant
+    return variant.names()
+
+
+def sim_boards():
+    from host_tools.sim.server import BOARDS
+    return BOARDS
 
 
 def deploy_boards():
@@ -362,8 +380,12 @@ def parser():
     p.add_argument("--port", type=cliargs.tcp_port, help="the page's port on 127.0.0.1 "
                    "(default: %d; 0: any free port)" % PAGE_PORT)
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), help="players of --demo "
+    p.add_argument("--players", type=int, choices=(2, 3, 4, 5, 6), help="players of --demo "
                    "(default: 4)")
+    p.add_argument("--game", choices=sim_games(), help="the game (default: agent-dog; its "
+                   "deck is the simulator's)")
+    p.add_argument("--board", choices=sim_boards(), help="the board variant (default: the one "
+                   "the game's players need: dog-4 for 2-4, dog-6 for 5-6)")
     p.add_argument("--seed", type=cliargs.whole_number, default=1)
     p.add_argument("--flash", type=cliargs.folder, help="folder that keeps the device's files")
     p.set_defaults(run=cmd_sim)

@@ -26,6 +26,14 @@ class SimError(Exception):
     pass
 
 
+def _boards():
+    from shared_rules import variant
+    return sorted(set(b for g in variant.names() for b in variant.boards(g).values()))
+
+
+BOARDS = _boards()  # every board a game is played on (each has hardware/variants/NAME)
+
+
 def board_and_cards(board=None, game=None, players=None):
     """(board variant, the deck's card table) for a simulator: the board named, else the one
     `game` is played on by `players` (default: its smallest board); the deck of `game`, else
