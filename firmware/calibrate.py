@@ -75,6 +75,7 @@ def sensor_parts(board):
                                                    json.dumps(list(c.dn_edge)))
         yield ', "ranks": %s' % json.dumps({"levels": c.levels, "king_up": c.king_up,
                                             "king_down": c.king_down, "names": RANK_NAMES})
+    yield ', "ranked_board": %s' % ("true" if ranked_board(board) else "false")
     yield ', "fault_lo": %d, "fault_hi": %d, "nominal_swing": %d, "calibrated": %s}' % (
         c.fault_lo, c.fault_hi, calibration.NOMINAL_SWING,
         "true" if board.calibrated else "false")

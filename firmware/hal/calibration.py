@@ -349,8 +349,8 @@ def measure_ranks(scanner, calib, rank_at, scans=16):
     levels = [swing[k] / swing[0] for k in range(RANKS)]
     for k in range(RANKS - 1):
         if levels[k] < levels[k + 1] * MIN_LEVEL_RATIO:
-            raise ValueError("ranks %d and %d read too close (%.2f and %.2f of a king): are the "
-                             "pieces on their spots in rank order?" % (
+            raise ValueError("ranks %d and %d are not told apart (%.2f and %.2f of a king's "
+                             "swing): are the pieces on their spots in rank order?" % (
                                  k + 1, k + 2, levels[k], levels[k + 1]))
     king_up = int(tot_up[0] / n_up[0]) if n_up[0] else int(swing[0])
     king_dn = int(tot_dn[0] / n_dn[0]) if n_dn[0] else int(swing[0])

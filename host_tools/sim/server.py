@@ -71,13 +71,14 @@ def board_config(board):
 
 class Sim:
     def __init__(self, seed=1, flash=None, config=None, heap_kw=None, code=None, board=None,
-                 game=None, players=None):
+                 game=None, players=None, calibrate=True):
         """code: a tree of the device's code (host_tools.bench.common.build_device_tree with
         with_sim) to boot from instead of the sources, as a deployed device would. board: the
         board variant (agent-dog-4 default, dog-4, dog-6), or the one `game` (agent-dog, dog,
         dog-royal) is played on by `players`. A board whose pieces carry ranks is calibrated
         through its console at its first power-on (a flash with no calib.json), as a maker
-        does at bring-up: the ranks are read from the calibrated bands."""
+        does at bring-up: the ranks are read from the calibrated bands (calibrate=False leaves
+        it uncalibrated, for tests of the calibration itself)."""
         self.code = code or ROOT
         self.seed = seed
         self.flash = flash or tempfile.mkdtemp(prefix="agentboard-flash-")
@@ -94,7 +95,8 @@ class Sim:
         self.console = []  # console lines of the firmware, until a `console` request
         self.down = "it has not been switched on"  # why the device is not running, or None
         self.power_on()
-        if self.mirror.ranked and not os.path.exists(os.path.join(self.flash, CALIB_FILE)):
+        if calibrate and self.mirror.ranked and not os.path.exists(
+                os.path.join(self.flash, CALIB_FILE)):
             self.calibrate()
 
     def calibrate(self):
