@@ -144,3 +144,13 @@ def test_the_field_formula_matches_a_long_magnets_pole():
     assert abs(magnets.rod_field_mt(3, 1000, 0, 1330) - 665) < 1
     # and falls with distance
     assert magnets.rod_field_mt(3, 15, 4, 1330) > magnets.rod_field_mt(3, 15, 5, 1330)
+
+
+def test_readme_carries_the_6_seat_boards_computed_power_budget():
+    from hardware.design import power
+    from hardware.design.__main__ import README, readme_budget_block
+    v = data.Variant(os.path.join(data.VARIANTS_DIR, "dog-6"))
+    with open(README, encoding="utf-8") as f:
+        block = readme_budget_block(f.read(), "dog-6")
+    assert block == power.render(power.budget(v))
+    assert "DRV5055A3 x 144" in block and "WS2812B x 150" in block
