@@ -322,7 +322,7 @@ def test_a_game_played_with_clicks(site, tmp_path):
     until(lambda: page.is_visible("#replay-controls"), "the replay controls")
     assert page.is_visible("#replay-banner") and "REPLAY" in page.inner_text("#replay-banner")
     until(lambda: guide(page)[1] == "replay", "the line to say it is a replay")
-    rec = replay_view.load(record)
+    rec = replay_view.load(record, twin.board)
     assert page.get_attribute("#replay-turn", "max") == "2"
     for k in (1, 2, 0):
         page.fill("#replay-turn", str(k))

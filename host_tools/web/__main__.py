@@ -7,7 +7,8 @@ import webbrowser
 
 from host_tools.sim.server import SimError
 from host_tools.web.server import serve
-from host_tools.web.twin import Twin
+from host_tools.web.twin import BOARD, BOARDS, Twin, TwinError
+from shared_rules import variant
 
 MAX_PORT = 65535
 
@@ -29,10 +30,18 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--flash", help="folder that keeps the device's files")
     ap.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    ap.add_argument("--board", choices=BOARDS, help="the board variant (default: the game's "
+                    "4-seat board, or %s)" % BOARD)
+    ap.add_argument("--game", choices=variant.names(), help="the game whose cards are enrolled "
+                    "(default: the board's first)")
     args = ap.parse_args(argv)
-    print("agentboard: booting the firmware on the simulated board ...", flush=True)
+    board = args.board or (variant.board_for(args.game, 4) if args.game else BOARD)
+    print("agentboard: booting the firmware on the simulated %s board ..." % board, flush=True)
     try:
-        twin = Twin(seed=args.seed, flash=args.flash)
+        twin = Twin(seed=args.seed, flash=args.flash, board=board, game=args.game)
+    except TwinError as e:
+        sys.stderr.write("agentboard: %s\n" % e)
+        return 2
     except SimError as e:
         sys.stderr.write("agentboard: cannot start the simulated board: %s\n" % e)
         return 1

@@ -5,9 +5,10 @@ The limits are the control channel's (host_tools/sim/requests.py): the twin pass
 and faults on to it, and a request it would refuse must be refused here first, with the
 page's field names."""
 from host_tools.sim import requests as control
+from shared_rules import variant
 
 FAULTS = control.FAULTS + (control.CLEAR,)
-PLAYERS = (2, 3, 4)
+PLAYERS = (2, 3, 4, 5, 6)  # the most any game seats; the twin checks its board's choices
 MAX_HANDLE = 16  # characters of a handle ("h12", "c109")
 
 # op -> {field: (kind, required)}
@@ -19,7 +20,7 @@ SHAPES = {
     "card": {"id": ("handle", True)},
     "press": {"button": ("button", True), "ms": ("press_ms", False)},
     "fault": {"kind": ("fault", True), "at": ("loc", False), "ms": ("fault_ms", False)},
-    "new_game": {"players": ("players", True)},
+    "new_game": {"players": ("players", True), "game": ("game", False)},
     "power_on": {},
 }
 
@@ -63,7 +64,10 @@ def _check(kind, field, v, locations):
             raise ActionError("kind must be one of %s" % ", ".join(FAULTS))
     elif kind == "players":
         if type(v) is not int or v not in PLAYERS:
-            raise ActionError("players must be 2, 3 or 4")
+            raise ActionError("players must be a whole number from 2 to 6")
+    elif kind == "game":
+        if type(v) is not str or v not in variant.names():
+            raise ActionError("game must be one of %s" % ", ".join(variant.names()))
 
 
 def check(req, locations):

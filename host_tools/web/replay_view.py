@@ -1,41 +1,23 @@
 """Replay mode of the page: an exported game record checked by the rules core, and the board
 after any turn of it, drawn as the board itself would be (undercover pieces as "undercover"
-unless the referee view is asked for)."""
+unless the referee view is asked for; ranks, printed on the pieces, as they are)."""
 from host_tools.replay import RecordError, turns
-from shared_rules import layout
-
-LAY = layout.load()
 
 __all__ = ["RecordError", "load", "board_at"]
 
 
-def check_header(rec):
-    """The record's players, seats, dealer and turns are of the right kinds (the rules core
-    checks each turn's move); RecordError says what is wrong."""
-    if type(rec) is not dict or rec.get("format") != "agentboard-record/1":
-        raise RecordError("not an agentboard game record (format agentboard-record/1)")
-    players, seats = rec.get("players"), rec.get("seats")
-    if type(players) is not int or players not in (2, 3, 4):
-        raise RecordError("players must be 2, 3 or 4")
-    if type(seats) is not list or len(seats) != players or len(set(map(str, seats))) != \
-            players or any(s not in LAY.colours for s in seats):
-        raise RecordError("seats must name %d different colours of %s" % (
-            players, ", ".join(LAY.colours)))
-    if rec.get("dealer") not in seats:
-        raise RecordError("the dealer must be one of the seats")
-    if type(rec.get("turns", [])) is not list:
-        raise RecordError("turns must be a list")
-    for n, turn in enumerate(rec.get("turns", []), 1):
-        if type(turn) is not dict or turn.get("seat") not in seats or \
-                type(turn.get("move")) is not dict:
-            raise RecordError("turn %d must be an object with a seat of the game and a move"
-                              % n)
-
-
-def load(rec):
-    check_header(rec)
+def load(rec, board):
+    """The record's positions after every turn, checked whole by host_tools.replay (header,
+    every turn against the rules core) before anything is kept. board: the board the page
+    draws; a record of a game on another board is refused with what to start instead."""
     steps = turns(rec)
-    states = [next(steps)]
+    start = next(steps)
+    lay = start.lay
+    if lay.name != board:
+        raise RecordError("this record is a game on the %s board and the page draws %s: "
+                          "replay it with `agentboard sim --board %s`" % (lay.name, board,
+                                                                          lay.name))
+    states = [start]
     played = [None]
     for n, turn, st, events in steps:
         states.append(st)
@@ -43,7 +25,8 @@ def load(rec):
                        "move": turn.get("move"),
                        "effects": [e["type"] for e in events
                                    if e["type"] in ("capture", "flip", "meeting", "reveal",
-                                                    "round_end", "win", "out")]})
+                                                    "round_end", "win", "out", "draw",
+                                                    "jump")]})
     return {"states": states, "played": played, "players": rec["players"],
             "seats": rec["seats"]}
 
@@ -52,23 +35,31 @@ def board_at(rec, k, referee=False):
     """The board after turn k, built location by location (never piece by piece: the order
     would follow the hidden colours)."""
     st = rec["states"][k]
+    lay = st.lay
+    ranked = st.game.ranked
     pieces = {}
     truth = {}
-    for loc in range(LAY.nboard):
+    ranks = {}
+    for loc in range(lay.nboard):
         q = st.board[loc]
         if q:
-            at = str(LAY.loc_json(loc))
-            colour = LAY.colours[(q - 1) // LAY.ppc]
+            at = str(lay.loc_json(loc))
+            colour = lay.colours[(q - 1) // lay.ppc]
             pieces[at] = "undercover" if st.undercover(q - 1) else colour
             if referee:
                 truth[at] = colour
-    for c, colour in enumerate(LAY.colours):
-        waiting = sum(1 for p in range(c * LAY.ppc, (c + 1) * LAY.ppc)
-                      if st.pos[p] >= LAY.nboard)
-        for spot in range(1, waiting + 1):
-            pieces["%s:s%d" % (colour, spot)] = colour
+            if ranked:
+                ranks[at] = st.game.rank_name(q - 1)
+    for c, colour in enumerate(lay.colours):
+        waiting = [p for p in range(c * lay.ppc, (c + 1) * lay.ppc) if st.pos[p] >= lay.nboard]
+        for spot, p in enumerate(waiting, 1):
+            at = "%s:s%d" % (colour, spot)
+            pieces[at] = colour
+            if ranked:
+                ranks[at] = st.game.rank_name(p)
     out = {"turn": k, "turns": len(rec["states"]) - 1, "played": rec["played"][k],
-           "to_move": LAY.colours[st.to_move], "pieces": pieces, "referee": bool(referee)}
+           "to_move": lay.colours[st.to_move], "pieces": pieces, "ranks": ranks,
+           "referee": bool(referee)}
     if referee:
         out["truth"] = truth
     return out

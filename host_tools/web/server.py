@@ -27,7 +27,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qsl
 
 from host_tools.web import actions, replay_view
-from host_tools.web.twin import LAY
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
@@ -57,12 +56,16 @@ def canonical(obj):
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False).encode()
 
 
-def layout_json(locations):
-    return {"track": LAY.n, "colours": list(LAY.colours),
-            "start": dict((LAY.colours[c], LAY.start[c]) for c in range(LAY.ncol)),
-            "holes": [i for i in range(LAY.n) if LAY.hole[i]],
-            "meeting_points": list(LAY.meeting_points), "home_spaces": LAY.home_n,
-            "locations": locations}
+def layout_json(twin):
+    """The board the page draws, from the rules core's layout and the variant's sensor map,
+    and the games it seats."""
+    lay = twin.lay
+    return {"board": twin.board, "track": lay.n, "colours": list(lay.colours),
+            "start": dict((lay.colours[c], lay.start[c]) for c in range(lay.ncol)),
+            "holes": [i for i in range(lay.n) if lay.hole[i]],
+            "meeting_points": list(lay.meeting_points), "home_spaces": lay.home_n,
+            "special_spaces": list(lay.special_spaces), "locations": twin.locations,
+            "games": twin.games}
 
 
 def _depth(obj):
@@ -234,7 +237,7 @@ class Handler(BaseHTTPRequestHandler):
     # -- GET --------------------------------------------------------------------------------
     def _layout(self, url):
         self._query(url.query, ())
-        self._send(200, layout_json(self.server.twin.locations))
+        self._send(200, layout_json(self.server.twin))
 
     def _state(self, url):
         q = self._query(url.query, ("since", "referee"))
@@ -337,7 +340,7 @@ class Handler(BaseHTTPRequestHandler):
         self._query(url.query, ())
         body = self._body()
         try:
-            record = replay_view.load(body)
+            record = replay_view.load(body, self.server.twin.board)
         except replay_view.RecordError as e:
             raise BadRequest(400, str(e))
         except Exception as e:  # noqa: BLE001 - a record the checks above let through

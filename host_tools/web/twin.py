@@ -20,25 +20,47 @@ from host_tools.device import parse_console
 from host_tools.sim.server import Sim
 from host_tools.web import actions, guidance, lights
 from host_tools.web.hands import Hands
-from shared_rules import layout
+from shared_rules import layout, variant
+from shared_rules.royal import RANKS
 
-LAY = layout.load()
+BOARD = "agent-dog-4"  # the board `agentboard sim` draws unless told another
+BOARDS = sorted(set(b for g in variant.names() for b in variant.boards(g).values()))
+COLOURS = sorted(set(c for b in BOARDS for c in layout.load(b).colours))
 TICK_MS = 50
 CARD_ON_MS = 600  # a tap: the card rests on the reader this long
 PRESS_MS = 100  # a press of a button when the page gives no length (the control channel's)
 EVENTS_KEPT = 200
 BLINK_KEPT_MS = 1000  # a blinking LED caught dark still means what it meant this long ago
-PIECE_NAME = re.compile(r"\b(%s)-\d+\b" % "|".join(LAY.colours))
+PIECE_NAME = re.compile(r"\b(%s)-\d+\b" % "|".join(COLOURS))
 
 
 class TwinError(Exception):
     pass
 
 
-def board_locations():
-    """Every physical location, in the order of hardware/sensors.json."""
-    with open(os.path.join(paths.HARDWARE, "sensors.json")) as f:
+def board_locations(board=BOARD):
+    """Every physical location of a board variant, in the order of its sensor map (the
+    variant's folder names the folder of its maps)."""
+    folder = os.path.join(paths.HARDWARE, "variants", board)
+    with open(os.path.join(folder, "variant.json")) as f:
+        maps = json.load(f).get("maps", ".")
+    with open(os.path.join(folder, maps, "sensors.json")) as f:
         return [s["loc"] for s in json.load(f)["sensors"]]
+
+
+def choices(board):
+    """{game: [player counts]} the board seats (each game's boards are in the rules core)."""
+    out = {}
+    for g in variant.names():
+        counts = sorted(n for n, b in variant.boards(g).items() if b == board)
+        if counts:
+            out[g] = counts
+    return out
+
+
+def rank_of(piece):
+    """The rank printed on a piece of a ranked set ("red-1" is a king), public as the piece."""
+    return RANKS[int(piece.split("-")[1]) - 1]
 
 
 def public_answer(ans):
@@ -56,8 +78,23 @@ def refuse(reason, kind="refused"):
 
 
 class Twin:
-    def __init__(self, seed=1, flash=None):
-        self.sim = Sim(seed=seed, flash=flash)
+    def __init__(self, seed=1, flash=None, board=BOARD, game=None):
+        """board: the board variant simulated (agent-dog-4, dog-4, dog-6); game: the game its
+        stickers are for (default: the board's first game)."""
+        if board not in BOARDS:
+            raise TwinError("unknown board %r; boards are %s" % (board, ", ".join(BOARDS)))
+        self.board = board
+        self.lay = layout.load(board)  # a board's layout carries the board's name
+        self.games = choices(board)
+        if game is not None and game not in self.games:
+            raise TwinError("%s is not played on %s; it plays %s" % (
+                game, board, ", ".join(sorted(self.games))))
+        kw = {}
+        if board != BOARD:
+            kw["board"] = board
+        if game is not None:
+            kw["game"] = game
+        self.sim = Sim(seed=seed, flash=flash, **kw)
         self.lock = threading.RLock()
         self.running = threading.Event()  # board time runs while set (tests stop it)
         self.running.set()
@@ -69,7 +106,7 @@ class Twin:
                 f.write(json.dumps([uid, kind]) + "\n")
         self.sim.request({"op": "power_cut"})
         self.sim.request({"op": "power_on"})
-        self.locations = board_locations()
+        self.locations = board_locations(board)
         self.location_set = frozenset(self.locations)
         self.events = []  # (seq, event) of the firmware's console, public by the firmware's rule
         self.seq = 0
@@ -216,17 +253,26 @@ class Twin:
                 hand[j] = pick
 
     # -- what the page may see -------------------------------------------------------------
+    def _ranked(self):
+        """Whether the game on the board ranks its pieces (their ranks are printed on them)."""
+        game = self.view.get("game") if self.view else None
+        return game in self.games and variant.load(game, self.board).ranked
+
     def _pieces(self):
-        """location -> colour, or "undercover", in the order of locations."""
+        """location -> colour, or "undercover", in the order of locations; and in a ranked
+        game location -> rank for every piece standing anywhere."""
         at = dict((p["at"], (name, p["upside_down"])) for name, p in self.world.items()
                   if p["at"] is not None)
-        public, truth = {}, {}
+        public, truth, ranks = {}, {}, {}
+        ranked = self._ranked()
         for loc in self.locations:
             if loc in at:
                 name, down = at[loc]
                 public[loc] = "undercover" if down else name.split("-")[0]
                 truth[loc] = name.split("-")[0]
-        return public, truth
+                if ranked:
+                    ranks[loc] = rank_of(name)
+        return public, truth, ranks
 
     def _events(self):
         return [e for _, e in self.events]
@@ -239,13 +285,13 @@ class Twin:
 
     def state(self, referee=False, since=0):
         with self.lock:
-            pieces, truth = self._pieces()
+            pieces, truth, ranks = self._pieces()
             phase = self.view.get("phase") if self.view else None
             events = self._events()
             refused = guidance.refused_locations(self.view, events, pieces)
             blinking = dict((loc, m) for loc, (m, _) in self.blinking.items())
             meaning = lights.meanings(self.leds, phase, refused, blinking)
-            seats = [c for c in LAY.colours if c in self.hands.hands]
+            seats = [c for c in self.lay.colours if c in self.hands.hands]
             device = self.device()
             out = {
                 "clock_ms": self.clock_ms,
@@ -253,6 +299,7 @@ class Twin:
                 "leds": dict((loc, self.leds[loc]) for loc in sorted(self.leds)),
                 "lights": meaning,
                 "pieces": pieces,
+                "ranks": ranks,
                 "held": [{"id": h, "piece": self.held_public[h]}
                          for h in sorted(self.held, key=lambda h: int(h[1:]))],
                 "hands": self.hands.public(seats),
@@ -303,7 +350,7 @@ class Twin:
             if op == "fault":
                 return public_answer(self.sim.request(req))
             if op == "new_game":
-                return self._new_game(req["players"])
+                return self._new_game(req["players"], req.get("game"))
             if op == "power_on":
                 if self.sim.alive():
                     return refuse("the board is already running")
@@ -325,7 +372,10 @@ class Twin:
         self.lifts += 1
         handle = "h%d" % self.lifts
         self.held[handle] = ans["piece"]
-        self.held_public[handle] = "undercover" if down else ans["piece"].split("-")[0]
+        shown = "undercover" if down else ans["piece"].split("-")[0]
+        if self._ranked():
+            shown += " " + rank_of(ans["piece"])
+        self.held_public[handle] = shown
         self.world = self.sim.request({"op": "world"}).get("pieces", {})
         return {"ok": True, "id": handle}
 
@@ -385,10 +435,17 @@ class Twin:
             self.on_reader = (handle, seat, self.clock_ms + CARD_ON_MS)
         return public_answer(ans)
 
-    def _new_game(self, players):
+    def _new_game(self, players, game=None):
         if not self.sim.alive():
             return refuse("the board has stopped: power it on first", "device_off")
-        ans = self._send({"op": "new_game", "players": players})
+        if game is not None and players not in self.games.get(game, ()):
+            return refuse("the %s board plays %s" % (self.board, "; ".join(
+                "%s with %s players" % (g, " or ".join(str(n) for n in counts))
+                for g, counts in sorted(self.games.items()))), "bad_request")
+        cmd = {"op": "new_game", "players": players}
+        if game is not None:
+            cmd["game"] = game
+        ans = self._send(cmd)
         if not ans or not ans.get("ok"):
             return public_answer(ans or refuse("the board did not answer", "internal"))
         self.view = None  # so the view read next is a game begun: new cards, new hands

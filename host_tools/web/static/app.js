@@ -70,6 +70,7 @@ function drawBoard(lay) {
   const pos = positions(lay);
   const holes = new Set(lay.holes.map(String));
   const meetings = new Set(lay.meeting_points.map(String));
+  const specials = new Set((lay.special_spaces || []).map(String));
   const starts = {};
   for (const c of lay.colours) starts[String(lay.start[c])] = c;
   el("circle", { cx: C, cy: C, r: R, fill: "none", stroke: "#1b3a23", "stroke-width": 18 }, svg);
@@ -89,6 +90,7 @@ function drawBoard(lay) {
     const g = el("g", { class: "loc", id: "loc-" + name.replace(":", "_"), "data-loc": name }, svg);
     if (holes.has(name)) g.classList.add("hole");
     if (meetings.has(name)) g.classList.add("meeting");
+    if (specials.has(name)) g.classList.add("special");  // DOG Royal: ending here draws a card
     if (starts[name]) g.classList.add("start");
     if (name.includes(":h")) g.classList.add("home");
     if (name.includes(":s")) g.classList.add("spot");
@@ -114,6 +116,8 @@ function drawBoard(lay) {
       continue;
     }
     el("circle", { cx: x, cy: y, r: 7, class: "piece", visibility: "hidden", "data-piece": "" }, g);
+    // a ranked piece's rank is printed on it (public): its initial on the piece
+    el("text", { x: x, y: y + 3.5, class: "rank", "data-rank": "" }, g);
     el("text", { x: x, y: y + 4, class: "mark", "data-mark": "" }, g);
     g.addEventListener("click", () => queue(() => onLocation(name)));
   }
@@ -187,8 +191,11 @@ function rgb(c) {
   return "rgb(" + c.map(v => Math.round(v * 255 / m)).join(",") + ")";
 }
 
-function showPieces(pieces, truth) {
+const RANK_MARK = { king: "K", knight: "N", citizen: "C", jester: "J" };
+
+function showPieces(pieces, truth, ranks) {
   state.pieces = pieces;
+  ranks = ranks || {};
   for (const g of document.querySelectorAll("g.loc")) {
     const name = g.getAttribute("data-loc");
     const p = g.querySelector(".piece");
@@ -198,6 +205,10 @@ function showPieces(pieces, truth) {
                    (truth && truth[name] && what === "undercover" ? " truth-" + truth[name] : ""));
     p.setAttribute("data-piece", what);
     p.setAttribute("visibility", what ? "visible" : "hidden");
+    const r = g.querySelector(".rank");
+    const rank = what ? ranks[name] || "" : "";
+    r.setAttribute("data-rank", rank);
+    r.textContent = RANK_MARK[rank] || "";
   }
 }
 
@@ -341,7 +352,7 @@ async function refresh() {
   if (state.replay) return;
   state.live = s;
   showLeds(s.leds, s.lights);
-  showPieces(s.pieces, s.truth);
+  showPieces(s.pieces, s.truth, s.ranks);
   showHeld(s.held, s.held_truth);
   showHands(s.hands, s.view);
   showEvents(s.events);
@@ -395,7 +406,7 @@ async function showReplay(k) {
     ". This is not the live board: clicks on it do nothing.";
   showGuidance({ kind: "replay", text: "Replay: " + what + ". " + b.to_move + " to move next." });
   showLeds({}, {});
-  showPieces(b.pieces, b.truth);
+  showPieces(b.pieces, b.truth, b.ranks);
 }
 
 function exitReplay() {
@@ -413,14 +424,43 @@ function gameRunning() {
 
 function newGame(players) {
   document.getElementById("confirm-new").hidden = true;
-  return act({ op: "new_game", players: players });
+  const game = document.getElementById("game").value;
+  return act(game ? { op: "new_game", game: game, players: players } : { op: "new_game", players: players });
+}
+
+function fillPlayers() {
+  // the player counts the chosen game has on this board, the most first (as the board's menu)
+  const games = state.layout.games || {};
+  const counts = games[document.getElementById("game").value] || [2, 3, 4];
+  const sel = document.getElementById("players");
+  sel.textContent = "";
+  for (const n of counts) {
+    const o = document.createElement("option");
+    o.value = o.textContent = String(n);
+    sel.appendChild(o);
+  }
+  sel.value = String(Math.max(...counts));
+}
+
+function fillGames(lay) {
+  const sel = document.getElementById("game");
+  const names = Object.keys(lay.games || {}).sort();
+  for (const g of names) {
+    const o = document.createElement("option");
+    o.value = o.textContent = g;
+    sel.appendChild(o);
+  }
+  sel.hidden = names.length < 2;  // a board with one game needs no choice
+  sel.addEventListener("change", fillPlayers);
+  fillPlayers();
 }
 
 function askNewGame() {
   const players = Number(document.getElementById("players").value);
   if (!gameRunning()) return newGame(players);
   document.getElementById("confirm-new-text").textContent = "Start a new " + players +
-    "-player game? The game on the board ends (its record is replaced).";
+    "-player game of " + document.getElementById("game").value +
+    "? The game on the board ends (its record is replaced).";
   document.getElementById("confirm-new").hidden = false;
 }
 
@@ -444,6 +484,7 @@ function init() {
   api("/api/layout").then(lay => {
     state.layout = lay;
     drawBoard(lay);
+    fillGames(lay);
     refresh();
     state.timer = setInterval(refresh, 200);
   });
