@@ -20,7 +20,8 @@ DOWN = 2
 FAULT = 3
 NAMES = ("empty", "upright", "upside_down", "fault")
 NO_BAND = 255  # no rank read: no piece, a fault, or a board whose pieces carry no ranks
-RANKS = 4      # king, knight, citizen, jester: band = the rank's index
+# (a rank read is its index: 0 king, 1 knight, 2 citizen, 3 jester; the referee's
+# firmware/places.py compares with this same value, so the hal imports nothing of the referee)
 
 # channels in Gray-code order: one select line changes per step (16 pin writes per scan, not 64)
 GRAY = bytes([k ^ (k >> 1) for k in range(16)])
@@ -52,7 +53,7 @@ class Scanner:
         self.state = bytearray(n)
         self.cand = bytearray(n)
         self.count = bytearray(n)
-        self.changed = bytearray(n)  # indices of sensors whose class changed in the last scan
+        self.changed = bytearray(n)  # sensors whose class (or rank) changed in the last scan
         # the readings for which a sensor keeps its class: one chained comparison decides the
         # common case; FAULT has no band (its readings lie outside), so it takes the long way
         self.band_lo = array("H", [0] * n)
@@ -117,8 +118,9 @@ class Scanner:
             self.band_hi[i] = hi
 
     def scan(self):
-        """One pass over every sensor. Returns how many locations changed class; their
-        indices are self.changed[:n] and their classes self.state[i]."""
+        """One pass over every sensor. Returns how many locations changed class (or, on a
+        ranked board, rank); their indices are self.changed[:n], their classes self.state[i]
+        and their ranks self.band[i]."""
         return next(self._passes)
 
     def _run(self):
