@@ -119,16 +119,22 @@ def cmd_calibrate(args):
 
 def cmd_virtual(args):
     from host_tools.sim.server import serve_lines
+    from host_tools.sim.server import SimError, board_and_cards
     from host_tools.virtual.device import VirtualDevice, VirtualDeviceError
     try:
-        dev = VirtualDevice(flash=args.flash, seed=args.seed, port=args.port)
+        board, cards = board_and_cards(args.board, args.game)
+    except SimError as e:
+        return fail("virtual: %s" % e, EXIT_USAGE)
+    try:
+        dev = VirtualDevice(flash=args.flash, seed=args.seed, port=args.port, board=board,
+                            cards=cards)
     except (VirtualDeviceError, OSError) as e:
         return fail("cannot start the virtual device: %s" % (
             e.strerror if isinstance(e, OSError) and e.strerror else e))
     print("agentboard: virtual device on %s (flash: %s)" % (dev.url, dev.flash), flush=True)
-    print("agentboard: try `agentboard deploy --port %s`, `mpremote connect %s resume`; "
+    print("agentboard: try `agentboard deploy --port %s%s`, `mpremote connect %s resume`; "
           "hand actions as JSON lines here (docs/board-protocols.md, section 2)"
-          % (dev.url, dev.url),
+          % (dev.url, " --board " + board if board else "", dev.url),
           flush=True)
     try:
         serve_lines(dev.request, sys.stdin.buffer, sys.stdout)
@@ -401,6 +407,11 @@ def parser():
     p.add_argument("--flash", type=cliargs.folder,
                    help="folder that keeps the device's files (default: a new one)")
     p.add_argument("--seed", type=cliargs.whole_number, default=1)
+    p.add_argument("--game", choices=sim_games(), help="the game whose deck the device's "
+                   "stickers are (default: the board's first game)")
+    p.add_argument("--board", choices=sim_boards(), help="the board variant simulated (default: "
+                   "the game's smallest board, or the Agent DOG board); deploy it with "
+                   "--board too")
     p.set_defaults(run=cmd_virtual)
     return ap
 

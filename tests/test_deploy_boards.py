@@ -64,3 +64,31 @@ def test_the_cli_offers_the_boards_and_defaults_to_agent_dog():
     bad = subprocess.run([AGENTBOARD, "deploy", "--board", "dog-8", "--port", "x"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "invalid choice: 'dog-8'" in bad.stderr
+
+
+def test_a_deployed_dog_board_runs_the_dog_games_on_its_layout():
+    # a virtual 4-seat DOG board, deployed as a maker does it: the firmware reads its layout
+    # from config/variant.json (docs/dog-rules.md: 2-4 players on dog-4; docs/board-protocols.md
+    # section 3: a 4-seat board refuses 5 and 6 players with bad_request)
+    from host_tools.device import SerialConsole
+    from host_tools.virtual.device import VirtualDevice
+    dev = VirtualDevice(seed=4, board="dog-4", cards="dog-cards")
+    try:
+        out = subprocess.run([AGENTBOARD, "deploy", "--port", dev.url, "--board", "dog-4"],
+                             capture_output=True, text=True, cwd=ROOT, timeout=300)
+        assert out.returncode == 0, out.stderr + out.stdout
+        with open(os.path.join(dev.flash, "config", "variant.json")) as f:
+            assert json.load(f)["layout"] == "dog-4"
+        con = SerialConsole(dev.url, timeout=8)
+        try:
+            ans = con.send({"op": "new_game", "game": "dog-royal", "players": 6})
+            assert ans["ok"] is False and ans["error"] == "bad_request"
+            ans = con.send({"op": "new_game", "game": "dog", "players": 4})
+            assert ans["ok"] is True
+            view = con.send({"op": "public"})["view"]
+            assert view["game"] == "dog" and view["layout"] == "dog-4"
+            assert con.send({"op": "status"})["calibrated"] is False  # its maker calibrates
+        finally:
+            con.close()
+    finally:
+        dev.close()
