@@ -7,8 +7,9 @@
 #
 # Boards with ranked pieces (DOG Royal: magnets of four sizes) also read each piece's rank from
 # how far its reading lies from the empty one (`band`: the rank's index, or NO_BAND), with the
-# same stability count and a hysteresis around each band's edges; a rank that changes is a
-# change of that sensor. Boards with more multiplexers than ADC pins enable one bank of
+# same stability count (twice it for a new rank under a piece already read: a slow lift passes
+# the smaller ranks' readings) and a hysteresis around each band's edges; a rank that changes
+# is a change of that sensor. Boards with more multiplexers than ADC pins enable one bank of
 # multiplexers at a time (their E inputs, active low) and read every bank in turn.
 #
 # No allocation in scan(): every buffer is made here, once.
@@ -216,6 +217,7 @@ class Scanner:
         nread = self.nread
         ranked = self.ranked
         band = self.band if ranked else None
+        rank_scans = 2 * stable
         up_edge = self.calib.up_edge
         dn_edge = self.calib.dn_edge
         while True:
@@ -268,7 +270,11 @@ class Scanner:
                             count[i] = 1
                         else:
                             count[i] += 1
-                        if count[i] >= (fault_scans if c == FAULT else stable):
+                        # a new rank under a piece already seen waits twice as long: a piece
+                        # lifted or put down slowly passes the smaller ranks' readings on
+                        # its way, and should not be taken for one of them
+                        if count[i] >= (fault_scans if c == FAULT else
+                                        stable if c != s else rank_scans):
                             state[i] = c
                             if ranked:
                                 band[i] = (code >> 2) - 1 if code >= 4 else NO_BAND

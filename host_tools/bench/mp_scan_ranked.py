@@ -3,9 +3,9 @@
 # with stub pins and ADCs, as mp_scan.py does for the Agent DOG board. The sensor map is
 # hardware/variants/dog-6/sensors.json's shape: muxes 0-5 (bank 0) the track, 6-8 (bank 1) the
 # homes and start areas. Default: an empty board (every sensor on the fast path); `moving`:
-# every sensor's reading steps to another rank every 5 scans (the slow path, rank read and
-# reported for all 144: far more than a move ever changes); `stubs`: only the 36 pin writes
-# and 144 reads per scan, so their own cost can be taken out.
+# every 5 scans every sensor's piece is lifted or put down, with the ranks in turn (the slow
+# path, class and rank read and reported for all 144: far more than a move ever changes);
+# `stubs`: only the 36 pin writes and 144 reads per scan, so their own cost can be taken out.
 import sys
 import micropython
 from firmware.hal.scanner import Scanner
@@ -59,12 +59,14 @@ def scanning(k):
     cal.set_ranks(LEVELS, KING, KING)
     sc = Scanner(pins, adcs, sensor_of, cal, banks=banks)
     sc.settle(8)  # every sensor in its steady class
-    steps = [MID + int(KING * v) for v in LEVELS]
+    steps = []
+    for v in LEVELS:
+        steps += [MID + int(KING * v), MID]  # a piece of that rank, then none
     before = micropython.mem_total()
     for j in range(k):
         if mode == "moving" and j % 5 == 0:
             for a in adcs:
-                a.level = steps[(j // 5) % 4]
+                a.level = steps[(j // 5) % len(steps)]
         sc.scan()
     return micropython.mem_total() - before
 

@@ -35,9 +35,9 @@ def report(dst):
     worst = esp32_ms(own_moving) + adc_ms + settle_ms
     print("   with stub pins and ADCs: %d instructions (empty board); the 36 stub pin writes and "
           "144 stub reads alone: %d" % (scan, pins))
-    print("   scanner's own work: %d instructions = %.2f ms on an ESP32 at 240 MHz; every "
-          "sensor crossing a rank band at once (the slow path for all 144, ranks read and "
-          "reported): %d instructions = %.2f ms" % (own, esp32_ms(own), own_moving,
+    print("   scanner's own work: %d instructions = %.2f ms on an ESP32 at 240 MHz; a piece "
+          "put on or lifted off every sensor at once (the slow path for all 144, classes and "
+          "ranks read and reported): %d instructions = %.2f ms" % (own, esp32_ms(own), own_moving,
                                                     esp32_ms(own_moving)))
     print("   + 144 ADC conversions x %d us = %.2f ms + mux settling (32 select steps and 2 bank "
           "switches x %d us, CD74HC4067 datasheet) = %.3f ms" % (ADC_US, adc_ms, settle_us,

@@ -296,3 +296,20 @@ def test_the_hal_and_the_referee_agree_on_no_band():
     from firmware import places
     check(places.NO_BAND == NO_BAND, "places.NO_BAND %d, scanner.NO_BAND %d" % (
         places.NO_BAND, NO_BAND))
+
+
+def test_a_new_rank_under_a_piece_already_read_waits_twice_as_long():
+    # a piece lifted or put down slowly passes the smaller ranks' readings on its way: a rank
+    # change under a standing piece must hold for 8 scans, twice a new piece's 4
+    w, b = calibrated(12)
+    sc = b.scanner
+    w.lift("red:s1")
+    w.place("red-1", "40")
+    scan_for(b, 200)
+    check(band_at(b, "40") == "king", "king read as %s" % band_at(b, "40"))
+    w.fault("weak_magnet", "40", 5000)
+    for k in range(1, 8):
+        check(sc.scan() == 0 and band_at(b, "40") == "king", "rank changed after %d scans" % k)
+    n = sc.scan()
+    check(n == 1 and band_at(b, "40") == "knight", "after 8 scans: %d, %s" % (
+        n, band_at(b, "40")))
