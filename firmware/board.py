@@ -1,6 +1,7 @@
 # The board as wired: reads the pin map, sensor map and LED map (hardware/*.json, deployed to
 # the device's config folder) and builds the drivers on real `machine` pins. Nothing else in
-# the firmware knows a GPIO number.
+# the firmware knows a GPIO number. The board variant (config/variant.json: its layout, whether
+# its pieces carry ranks) is `variant`; a config without one is the Agent DOG board (None).
 import json
 
 import machine
@@ -14,6 +15,8 @@ from firmware.hal.buttons import Button
 from firmware.hal.buzzer import Buzzer
 
 CALIB_FILE = "calib.json"
+VARIANT_FILE = "variant.json"
+MUX_CHANNELS = 16
 
 
 def load_config(config_dir):
@@ -22,6 +25,19 @@ def load_config(config_dir):
         with open(config_dir + "/" + name + ".json") as f:
             out[name] = json.load(f)
     return out
+
+
+def load_variant(config_dir):
+    """What the deployed variant.json says about the board (a dict), or None without one."""
+    try:
+        f = open(config_dir + "/" + VARIANT_FILE)
+    except OSError:
+        return None
+    with f:
+        info = json.load(f)
+    # only what the firmware uses: the kit and the reasons stay on the laptop
+    return {"name": info.get("name"), "layout": info.get("layout"),
+            "ranked_pieces": bool(info.get("ranked_pieces"))}
 
 
 class Board:
@@ -35,11 +51,20 @@ class Board:
             self.index[self.locations[i]] = i
         self.led_names = cfg["leds"]["leds"]
         self.data_dir = data_dir
+        self.variant = load_variant(config_dir)
         mux = pins["mux"]
         nmux = len(mux["adc"])
-        sensor_of = [-1] * (16 * nmux)
+        # mux m sits on ADC pin m % nmux in bank m // nmux (one bank when the map has none)
+        bank_pins = mux.get("bank")
+        nbank = len(bank_pins) if bank_pins else 1
+        sensor_of = [-1] * (MUX_CHANNELS * nmux * nbank)
         for i in range(len(sensors)):
-            sensor_of[sensors[i]["channel"] * nmux + sensors[i]["mux"]] = i
+            m = sensors[i]["mux"]
+            sensor_of[((m // nmux) * MUX_CHANNELS + sensors[i]["channel"]) * nmux
+                      + m % nmux] = i
+        banks = None
+        if bank_pins:
+            banks = [machine.Pin(g, machine.Pin.OUT, value=1) for g in bank_pins]  # all off
         select = [machine.Pin(g, machine.Pin.OUT, value=0) for g in mux["select"]]
         adcs = [machine.ADC(machine.Pin(g), atten=machine.ADC.ATTN_11DB) for g in mux["adc"]]
         self.calib_path = data_dir + "/" + CALIB_FILE
@@ -53,7 +78,7 @@ class Board:
         if calib is None:
             calib = calibration.Calibration(len(sensors))
         self.calib = calib
-        self.scanner = Scanner(select, adcs, sensor_of, calib)
+        self.scanner = Scanner(select, adcs, sensor_of, calib, banks=banks)
         nfc = pins["nfc"]
         spi = machine.SPI(nfc["spi"], baudrate=nfc["baudrate"], sck=machine.Pin(nfc["sck"]),
                           mosi=machine.Pin(nfc["mosi"]), miso=machine.Pin(nfc["miso"]))

@@ -1,10 +1,27 @@
 # The console's calibration commands, loaded only when asked for (a game never needs them):
-# measuring the empty board and the pieces, and the per-sensor readings and thresholds that
-# `agentboard calibrate` draws as a picture.
+# measuring the empty board, the ranks (boards with ranked pieces) and the pieces, and the
+# per-sensor readings, thresholds and rank bands that `agentboard calibrate` draws as a picture.
 import json
 
 from firmware.hal import calibration
-from firmware.hal.scanner import NAMES
+from firmware.hal.scanner import NAMES, NO_BAND
+
+RANK_NAMES = ("king", "knight", "citizen", "jester")
+SPOT_MARK = ":s"  # start-area spots are named COLOUR:s1 .. COLOUR:s4
+
+
+def rank_at_spots(locations):
+    """Per sensor, the rank the ranks step expects there: rank k - 1 on every start-area spot
+    sK (king on s1 ... jester on s4), none elsewhere."""
+    out = bytearray([NO_BAND] * len(locations))
+    for i in range(len(locations)):
+        loc = locations[i]
+        cut = loc.find(SPOT_MARK)
+        if cut > 0:
+            k = int(loc[cut + len(SPOT_MARK):]) - 1
+            if 0 <= k < len(RANK_NAMES):
+                out[i] = k
+    return out
 
 
 def command(board, cmd):
@@ -14,12 +31,26 @@ def command(board, cmd):
         bad = calibration.measure_baseline(sc, board.calib)
     elif step == "pieces":
         ups, downs = calibration.measure_pieces(sc, board.calib)
+    elif step == "ranks":
+        if not ranked_board(board):
+            return {"ok": False, "error": "refused", "reason": "this board's pieces carry no "
+                    "ranks (its variant.json has no ranked_pieces)"}
+        try:
+            counts = calibration.measure_ranks(sc, board.calib, rank_at_spots(board.locations))
+        except ValueError as e:
+            return {"ok": False, "error": "refused", "reason": str(e)}
     else:
-        return {"ok": False, "error": "bad_request", "reason": "step is 'empty' or 'pieces'"}
+        return {"ok": False, "error": "bad_request",
+                "reason": "step is 'empty', 'ranks' or 'pieces'"}
     board.save_calibration()
     if step == "empty":
         return {"ok": True, "step": step, "raw": list(sc.raw),
                 "out_of_range": [board.locations[i] for i in bad]}
+    if step == "ranks":
+        c = board.calib
+        return {"ok": True, "step": step, "pieces": dict(zip(RANK_NAMES, counts)),
+                "levels": dict(zip(RANK_NAMES, [round(v, 3) for v in c.levels])),
+                "king_up": c.king_up, "king_down": c.king_down}
     return {"ok": True, "step": step, "upright": ups, "upside_down": downs,
             "weak": [board.locations[i] for i in board.calib.weak()]}
 
@@ -35,6 +66,21 @@ def sensor_parts(board):
                      ("up_on", c.up_on), ("up_off", c.up_off), ("dn_on", c.dn_on),
                      ("dn_off", c.dn_off)):
         yield ', "%s": %s' % (key, json.dumps(list(arr)))
+    if c.ranked:
+        band = getattr(sc, "band", None)
+        yield ', "rank": %s' % json.dumps(
+            [RANK_NAMES[band[i]] if band is not None and band[i] != NO_BAND else None
+             for i in range(c.n)])
+        yield ', "up_edge": %s, "dn_edge": %s' % (json.dumps(list(c.up_edge)),
+                                                   json.dumps(list(c.dn_edge)))
+        yield ', "ranks": %s' % json.dumps({"levels": c.levels, "king_up": c.king_up,
+                                            "king_down": c.king_down, "names": RANK_NAMES})
+    yield ', "ranked_board": %s' % ("true" if ranked_board(board) else "false")
     yield ', "fault_lo": %d, "fault_hi": %d, "nominal_swing": %d, "calibrated": %s}' % (
         c.fault_lo, c.fault_hi, calibration.NOMINAL_SWING,
         "true" if board.calibrated else "false")
+
+
+def ranked_board(board):
+    info = getattr(board, "variant", None) or {}
+    return bool(info.get("ranked_pieces"))

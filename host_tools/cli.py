@@ -55,7 +55,7 @@ def cmd_deploy(args):
         if port is None:
             from host_tools.flash import find_port
             port = find_port()
-        result = deploy(port, boot_check=not args.no_reset,
+        result = deploy(port, boot_check=not args.no_reset, board=args.board,
                         **({"mpy_cross": args.mpy_cross} if args.mpy_cross else {}))
     except (DeployError, FlashError) as e:
         return fail(str(e))
@@ -119,16 +119,22 @@ def cmd_calibrate(args):
 
 def cmd_virtual(args):
     from host_tools.sim.server import serve_lines
+    from host_tools.sim.server import SimError, board_and_cards
     from host_tools.virtual.device import VirtualDevice, VirtualDeviceError
     try:
-        dev = VirtualDevice(flash=args.flash, seed=args.seed, port=args.port)
+        board, cards = board_and_cards(args.board, args.game)
+    except SimError as e:
+        return fail("virtual: %s" % e, EXIT_USAGE)
+    try:
+        dev = VirtualDevice(flash=args.flash, seed=args.seed, port=args.port, board=board,
+                            cards=cards)
     except (VirtualDeviceError, OSError) as e:
         return fail("cannot start the virtual device: %s" % (
             e.strerror if isinstance(e, OSError) and e.strerror else e))
     print("agentboard: virtual device on %s (flash: %s)" % (dev.url, dev.flash), flush=True)
-    print("agentboard: try `agentboard deploy --port %s`, `mpremote connect %s resume`; "
+    print("agentboard: try `agentboard deploy --port %s%s`, `mpremote connect %s resume`; "
           "hand actions as JSON lines here (docs/board-protocols.md, section 2)"
-          % (dev.url, dev.url),
+          % (dev.url, " --board " + board if board else "", dev.url),
           flush=True)
     try:
         serve_lines(dev.request, sys.stdin.buffer, sys.stdout)
@@ -258,18 +264,41 @@ def cmd_sim(args):
                     % ("demo" if args.demo else "headless"), EXIT_USAGE)
     if args.flash and args.demo:
         return fail("sim: --demo plays on a fresh board: --flash does not apply", EXIT_USAGE)
+    chosen = (["--game", args.game] if args.game else []) + (
+        ["--board", args.board] if args.board else [])
+    if args.headless or args.demo:
+        from host_tools.sim.server import SimError, board_and_cards
+        try:
+            board_and_cards(args.board, args.game, args.players if args.demo else None)
+        except SimError as e:
+            return fail("sim: %s" % e, EXIT_USAGE)
     if args.headless:
         from host_tools.sim.__main__ import main as headless
         return headless(["--seed", str(args.seed)] + (["--flash", args.flash] if args.flash
-                                                      else []))
+                                                      else []) + chosen)
     if args.demo:
         from host_tools.sim.demo import main as demo
-        return demo(["--players", str(args.players or 4), "--seed", str(args.seed)])
+        return demo(["--players", str(args.players or 4), "--seed", str(args.seed)] + chosen)
     from host_tools.web.__main__ import main as web
     return web(["--seed", str(args.seed), "--port", str(PAGE_PORT if args.port is None
                                                      else args.port)]
                + (["--flash", args.flash] if args.flash else [])
-               + (["--no-browser"] if args.no_browser else []))
+               + (["--no-browser"] if args.no_browser else []) + chosen)
+
+
+def sim_games():
+    from shared_rules import variant
+    return variant.names()
+
+
+def sim_boards():
+    from host_tools.sim.server import BOARDS
+    return BOARDS
+
+
+def deploy_boards():
+    from host_tools.deploy import boards
+    return boards()
 
 
 PAGE_PORT = 8765
@@ -303,6 +332,9 @@ def parser():
                    help="the mpy-cross to compile with (default: the one `make setup` installs)")
     p.add_argument("--no-reset", action="store_true",
                    help="leave the board at the REPL instead of resetting it to check the boot")
+    p.add_argument("--board", choices=deploy_boards(), default="agent-dog-4",
+                   help="the board variant built: its pin, sensor and LED maps go to config/ "
+                   "(default: agent-dog-4)")
     p.set_defaults(run=cmd_deploy)
 
     for name, helptext, run in (
@@ -354,8 +386,12 @@ def parser():
     p.add_argument("--port", type=cliargs.tcp_port, help="the page's port on 127.0.0.1 "
                    "(default: %d; 0: any free port)" % PAGE_PORT)
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    p.add_argument("--players", type=int, choices=(2, 3, 4), help="players of --demo "
+    p.add_argument("--players", type=int, choices=(2, 3, 4, 5, 6), help="players of --demo "
                    "(default: 4)")
+    p.add_argument("--game", choices=sim_games(), help="the game (default: agent-dog; its "
+                   "deck is the simulator's)")
+    p.add_argument("--board", choices=sim_boards(), help="the board variant (default: the one "
+                   "the game's players need: dog-4 for 2-4, dog-6 for 5-6)")
     p.add_argument("--seed", type=cliargs.whole_number, default=1)
     p.add_argument("--flash", type=cliargs.folder, help="folder that keeps the device's files")
     p.set_defaults(run=cmd_sim)
@@ -371,6 +407,11 @@ def parser():
     p.add_argument("--flash", type=cliargs.folder,
                    help="folder that keeps the device's files (default: a new one)")
     p.add_argument("--seed", type=cliargs.whole_number, default=1)
+    p.add_argument("--game", choices=sim_games(), help="the game whose deck the device's "
+                   "stickers are (default: the board's first game)")
+    p.add_argument("--board", choices=sim_boards(), help="the board variant simulated (default: "
+                   "the game's smallest board, or the Agent DOG board); deploy it with "
+                   "--board too")
     p.set_defaults(run=cmd_virtual)
     return ap
 

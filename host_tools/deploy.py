@@ -26,6 +26,10 @@ ROOT = paths.CODE
 PACKAGES = ("shared_rules", "firmware", "firmware/hal")
 HOST_ONLY = ("shared_rules/__main__.py", "firmware/main.py")
 CONFIG = ("pins.json", "sensors.json", "leds.json")
+VARIANT = "variant.json"
+DEFAULT_BOARD = "agent-dog-4"
+# what the firmware reads from variant.json (firmware/board.py); the kit and reasons stay here
+VARIANT_KEYS = ("format", "name", "layout", "ranked_pieces")
 OWNED = ("firmware", "shared_rules", "config")  # folders whose files deploy manages
 ROOT_FILES = ("main.py", "version.json")
 STAGE = ".deploy"
@@ -196,9 +200,48 @@ class Compiler:
         return data
 
 
-def build(mpy_cross=None, compiler=None):
-    """{path on the board: bytes}: the rules core and firmware as .mpy, their data, the
-    hardware maps under config/, main.py, and version.json naming this build by its content."""
+def boards():
+    """The board variants deploy knows: hardware/variants/*/variant.json."""
+    folder = os.path.join(paths.HARDWARE, "variants")
+    return sorted(n for n in os.listdir(folder)
+                  if os.path.exists(os.path.join(folder, n, VARIANT)))
+
+
+def board_config(board=DEFAULT_BOARD):
+    """{config/NAME: bytes}: a board variant's pin, sensor and LED maps, and the part of its
+    variant.json the firmware reads (the board's layout, whether its pieces carry ranks)."""
+    if board not in boards():
+        raise DeployError("%r is not a board variant; boards are %s" % (
+            board, ", ".join(boards())))
+    folder = os.path.join(paths.HARDWARE, "variants", board)
+    with open(os.path.join(folder, VARIANT), encoding="utf-8") as f:
+        info = json.load(f)
+    maps = os.path.normpath(os.path.join(folder, info.get("maps", ".")))
+    files = {}
+    for name in CONFIG:
+        with open(os.path.join(maps, name), "rb") as f:
+            files["config/" + name] = f.read()
+    device = dict((k, info[k]) for k in VARIANT_KEYS if k in info)
+    files["config/" + VARIANT] = json.dumps(device, sort_keys=True).encode()
+    return files, info.get("layout", board)
+
+
+def data_names(layout):
+    """The rules core's data files a board runs: its layout and the card tables of the games
+    played on it (variant.py's table), never another board's."""
+    from shared_rules import variant
+    names = {layout}
+    for g in variant.names():
+        if layout in variant.boards(g).values():
+            names.add(variant.variant_class(g).cards_name)
+    return sorted(n + ".json" for n in names)
+
+
+def build(mpy_cross=None, compiler=None, board=DEFAULT_BOARD):
+    """{path on the board: bytes}: the rules core and firmware as .mpy, the data of the games
+    `board` plays, that board's maps and variant under config/, main.py, and version.json
+    naming this build by its content."""
+    config, layout = board_config(board)
     cc = compiler or Compiler(mpy_cross)
     cc.version_line()  # once, before the threads ask for it
     files = {}
@@ -212,12 +255,10 @@ def build(mpy_cross=None, compiler=None):
             for path, data in pool.map(compile_one, sources):
                 files[path] = data
     data = os.path.join(ROOT, "shared_rules", "data")
-    for name in sorted(os.listdir(data)):
+    for name in data_names(layout):
         with open(os.path.join(data, name), "rb") as f:
             files["shared_rules/data/" + name] = f.read()
-    for name in CONFIG:
-        with open(os.path.join(paths.HARDWARE, name), "rb") as f:
-            files["config/" + name] = f.read()
+    files.update(config)
     with open(os.path.join(ROOT, "firmware", "main.py"), "rb") as f:
         files["main.py"] = f.read()
     return stamp(files)
@@ -325,11 +366,16 @@ def _staged_name(j):
     return "%s/f%d" % (STAGE, j)
 
 
-def deploy(port, mpy_cross=None, boot_check=True, log=say, files=None, cache=None):
+def deploy(port, mpy_cross=None, boot_check=True, log=say, files=None, cache=None,
+           board=DEFAULT_BOARD):
     """Deploys to the board on `port`; returns a summary dict. Raises DeployError. files:
     a build (path -> bytes) to deploy instead of building this checkout; cache: the folder of
-    compiled files (default: cache_dir())."""
+    compiled files (default: cache_dir()); board: the board variant whose maps go to config/
+    (agent-dog-4, dog-4, dog-6)."""
     t0 = time.time()
+    variant_name = board
+    if files is None:
+        board_config(variant_name)  # an unknown board is said before the board is touched
     cc = Compiler(mpy_cross, cache)
     cross_version, cross_mpy = cc.versions()
     board = Board(port)
@@ -350,7 +396,7 @@ def deploy(port, mpy_cross=None, boot_check=True, log=say, files=None, cache=Non
                 board.run(CLEAR_STAGE, "clearing the staging folder")
             info = probe(board)
         if files is None:
-            files = build(compiler=cc)
+            files = build(compiler=cc, board=variant_name)
         version = json.loads(files["version.json"])["version"]
         copy, remove = plan(files, info["files"])
         log("build %s: %d files, %.1f KB (%d compiled, %d from the cache); the board differs "

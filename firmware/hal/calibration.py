@@ -1,9 +1,16 @@
 # Per-sensor calibration: the empty-board baseline and, where measured, the readings with a
 # piece upright and upside down; thresholds with hysteresis follow from them. Stored on flash as
 # JSON, written atomically (temporary file, then rename) so a power cut keeps the old file.
+#
+# Boards whose pieces carry ranks (magnets of four sizes, hardware/README.md, Ranks) add each
+# rank's level: its swing as a fraction of the king's, measured once on the start-area spots.
+# Each sensor's bands follow from its own king swing (measured, or the board's mean): a rank's
+# band edge lies at the geometric mean of two neighbouring levels, and a reading leaves a band
+# only past its edge by 1/RANK_HYST of the edge's swing. A file without ranks: an unranked board.
 from array import array
 import json
 import os
+import math
 
 FORMAT = "agentboard-calibration/1"
 ON = 0.5    # a class is entered past half of the measured swing ...
@@ -21,6 +28,13 @@ NOMINAL_SWING = volts_to_u16(0.45)
 FAULT_LO = volts_to_u16(0.6)
 FAULT_HI = volts_to_u16(2.8)
 MID = volts_to_u16(1.65)
+RANKS = 4
+RANK_HYST = 10  # a rank is left only past its band's edge by 1/10 of the edge's swing
+# (integer arithmetic: the scanner computes these while it scans, and a float is an object)
+# a start-area spot holds a piece for the ranks step when it reads this far from its baseline
+# (the smallest rank, a jester, swings about 78 mV: hardware/design/magnets.json)
+RANK_PRESENT = volts_to_u16(0.03)
+MIN_LEVEL_RATIO = 1.3  # neighbouring ranks closer than this cannot be told apart reliably
 
 
 class Calibration:
@@ -35,10 +49,38 @@ class Calibration:
         self.up_off = array("H", [0] * n)
         self.dn_on = array("H", [0] * n)
         self.dn_off = array("H", [0] * n)
+        self.ranked = False
+        self.levels = None   # per rank, its swing as a fraction of the king's
+        self.king_up = 0     # the board's mean king swing, where a sensor has none measured
+        self.king_down = 0
+        self.up_edge = array("H")   # per sensor 3 readings: king|knight, knight|citizen, ...
+        self.dn_edge = array("H")
         self.update()
 
+    def set_ranks(self, levels, king_up, king_down):
+        """Makes this a ranked calibration (levels: 4 fractions of the king's swing, falling)."""
+        self.ranked = True
+        self.levels = [float(v) for v in levels]
+        self.king_up = int(king_up)
+        self.king_down = int(king_down)
+        if len(self.up_edge) != 3 * self.n:
+            self.up_edge = array("H", [0] * (3 * self.n))
+            self.dn_edge = array("H", [0] * (3 * self.n))
+        self.update()
+
+    def king_swing(self, i):
+        """(up, down) swing a king gives on sensor i: measured, or the board's mean."""
+        b = self.base[i]
+        up = self.up[i] - b if self.up[i] else self.king_up
+        dn = b - self.down[i] if self.down[i] else self.king_down
+        return max(up, 1), max(dn, 1)
     def swing(self, i):
-        """(up swing, down swing) of sensor i: measured, or nominal where not measured."""
+        """(up swing, down swing) of sensor i: measured, or nominal where not measured (on a
+        ranked board: the weakest rank's, so every rank is a piece)."""
+        if self.ranked:
+            up, dn = self.king_swing(i)
+            low = self.levels[RANKS - 1]
+            return int(up * low), int(dn * low)
         b = self.base[i]
         up = self.up[i] - b if self.up[i] else NOMINAL_SWING
         dn = b - self.down[i] if self.down[i] else NOMINAL_SWING
@@ -54,6 +96,43 @@ class Calibration:
             self.up_off[i] = min(65535, b + int(up * OFF))
             self.dn_on[i] = max(0, b - int(dn * ON))
             self.dn_off[i] = max(0, b - int(dn * OFF))
+        if self.ranked:
+            lv = self.levels
+            mids = [math.sqrt(lv[j] * lv[j + 1]) for j in range(RANKS - 1)]
+            for i in range(self.n):
+                b = self.base[i]
+                up, dn = self.king_swing(i)
+                for j in range(RANKS - 1):
+                    self.up_edge[3 * i + j] = min(65535, b + int(up * mids[j]))
+                    self.dn_edge[3 * i + j] = max(0, b - int(dn * mids[j]))
+
+    def rank_lo(self, i, upright, k):
+        """The lowest reading for which sensor i keeps rank k (upright or upside down): its
+        band's lower edge less 1/RANK_HYST of that edge's swing. Two calls, not one returning a
+        pair: the scanner calls them while it scans, where a tuple would be allocated."""
+        b = self.base[i]
+        if upright:
+            if k < RANKS - 1:
+                e = self.up_edge[3 * i + k] - b
+                return b + e - e // RANK_HYST
+            return 0
+        if k > 0:
+            e = b - self.dn_edge[3 * i + k - 1]
+            return max(0, b - e - e // RANK_HYST)
+        return 0
+
+    def rank_hi(self, i, upright, k):
+        """The highest reading for which sensor i keeps rank k (see rank_lo)."""
+        b = self.base[i]
+        if upright:
+            if k > 0:
+                e = self.up_edge[3 * i + k - 1] - b
+                return min(65535, b + e + e // RANK_HYST)
+            return 65535
+        if k < RANKS - 1:
+            e = b - self.dn_edge[3 * i + k]
+            return b - e + e // RANK_HYST
+        return 65535
 
     def set_baseline(self, sums, count):
         """Takes the averages as baselines; a sensor whose average lies outside what a working
@@ -79,14 +158,23 @@ class Calibration:
         out = []
         for i in range(self.n):
             if self.up[i] or self.down[i]:
-                up, dn = self.swing(i)
-                if min(up, dn) < NOMINAL_SWING * fraction:
+                if self.ranked:
+                    up, dn = self.king_swing(i)
+                    nominal = min(self.king_up, self.king_down)
+                else:
+                    up, dn = self.swing(i)
+                    nominal = NOMINAL_SWING
+                if min(up, dn) < nominal * fraction:
                     out.append(i)
         return out
 
     def to_json(self):
-        return {"format": FORMAT, "n": self.n, "base": list(self.base), "up": list(self.up),
-                "down": list(self.down), "fault_lo": self.fault_lo, "fault_hi": self.fault_hi}
+        out = {"format": FORMAT, "n": self.n, "base": list(self.base), "up": list(self.up),
+               "down": list(self.down), "fault_lo": self.fault_lo, "fault_hi": self.fault_hi}
+        if self.ranked:
+            out["ranks"] = {"levels": self.levels, "king_up": self.king_up,
+                            "king_down": self.king_down}
+        return out
 
     def save(self, path):
         tmp = path + ".tmp"
@@ -117,8 +205,34 @@ def from_json(obj, n):
         if type(v) is not int or not 0 <= v <= 65535:
             raise ValueError("calibration field '%s' is not a reading" % key)
         setattr(c, key, v)
+    ranks = obj.get("ranks")
+    if ranks is not None:
+        levels, king_up, king_down = _ranks(ranks)
+        c.set_ranks(levels, king_up, king_down)
     c.update()
     return c
+
+
+def _ranks(ranks):
+    """(levels, king_up, king_down) from a stored `ranks` field; ValueError if it is wrong."""
+    if type(ranks) is not dict:
+        raise ValueError("calibration field 'ranks' must be an object")
+    levels = ranks.get("levels")
+    if type(levels) is not list or len(levels) != RANKS or any(
+            type(v) not in (int, float) or not 0 < v <= 1 for v in levels):
+        raise ValueError("calibration ranks.levels must list %d fractions of the king's swing"
+                         % RANKS)
+    for j in range(RANKS - 1):
+        if levels[j] < levels[j + 1] * MIN_LEVEL_RATIO:
+            raise ValueError("calibration ranks.levels must fall by %.1f times from rank to "
+                             "rank" % MIN_LEVEL_RATIO)
+    swings = []
+    for key in ("king_up", "king_down"):
+        v = ranks.get(key)
+        if type(v) is not int or not 0 < v <= 65535:
+            raise ValueError("calibration ranks.%s is not a swing" % key)
+        swings.append(v)
+    return levels, swings[0], swings[1]
 
 
 def load(path, n):
@@ -158,21 +272,94 @@ def measure_baseline(scanner, calib, scans=16):
 def measure_pieces(scanner, calib, scans=8, margin=0.3):
     """Averages `scans` scans and records, for every sensor that a piece now clearly moves off
     its baseline (past `margin` of the nominal swing), the reading as its upright or
-    upside-down level. Returns (upright sensors measured, upside-down sensors measured)."""
+    upside-down level. On a ranked board any rank will do: the reading is sorted into its rank
+    by the bands, and the king's swing on that sensor follows from the rank's level.
+    Returns (upright sensors measured, upside-down sensors measured)."""
     sums = _sums(scanner, calib.n, scans)
     ups = 0
     downs = 0
-    edge = int(NOMINAL_SWING * margin)
     for i in range(calib.n):
         r = sums[i] // scans
         if not calib.fault_lo <= r <= calib.fault_hi:
             continue  # a fault is not a magnet
-        if r > calib.base[i] + edge:
-            calib.up[i] = r
+        b = calib.base[i]
+        up_sw, dn_sw = calib.swing(i)
+        edge_up = int((up_sw if calib.ranked else NOMINAL_SWING) * margin)
+        edge_dn = int((dn_sw if calib.ranked else NOMINAL_SWING) * margin)
+        if r > b + edge_up:
+            if calib.ranked:
+                r = b + int((r - b) / calib.levels[rank_of(calib, i, r, True)])
+            calib.up[i] = min(65535, r)
             ups += 1
-        elif r < calib.base[i] - edge:
-            calib.down[i] = r
+        elif r < b - edge_dn:
+            if calib.ranked:
+                r = b - int((b - r) / calib.levels[rank_of(calib, i, r, False)])
+            calib.down[i] = max(0, r)
             downs += 1
     calib.update()
     scanner.use(calib)
     return ups, downs
+
+
+def rank_of(calib, i, r, upright):
+    """The rank whose band reading r of sensor i lies in (no hysteresis)."""
+    e = 3 * i
+    for k in range(RANKS - 1):
+        if (r > calib.up_edge[e + k]) if upright else (r < calib.dn_edge[e + k]):
+            return k
+    return RANKS - 1
+
+
+def measure_ranks(scanner, calib, rank_at, scans=16):
+    """The ranks step: every piece stands on a sensor whose rank_at[i] says which rank it is
+    (the start-area spots, king on s1 ... jester on s4; NO rank: 255). Averages `scans` scans;
+    each rank's level is its mean swing over the king's, and each measured sensor gets the
+    king's swing its reading implies. Returns the number of pieces read per rank; raises
+    ValueError (changing nothing) when a rank is missing or the ranks are not told apart."""
+    sums = _sums(scanner, calib.n, scans)
+    tot_up = [0] * RANKS
+    n_up = [0] * RANKS
+    tot_dn = [0] * RANKS
+    n_dn = [0] * RANKS
+    seen = []
+    for i in range(calib.n):
+        k = rank_at[i]
+        if k >= RANKS:
+            continue
+        r = sums[i] // scans
+        d = r - calib.base[i]
+        if not calib.fault_lo <= r <= calib.fault_hi or -RANK_PRESENT < d < RANK_PRESENT:
+            continue
+        seen.append((i, k, d))
+        if d > 0:
+            tot_up[k] += d
+            n_up[k] += 1
+        else:
+            tot_dn[k] -= d
+            n_dn[k] += 1
+    count = [n_up[k] + n_dn[k] for k in range(RANKS)]
+    if 0 in count:
+        raise ValueError("no piece read for rank %d: put each colour's pieces on its start "
+                         "area, king on s1, knight s2, citizen s3, jester s4" % (
+                             count.index(0) + 1))
+    # each rank's mean swing, from whichever way up it was measured (both: the mean of both)
+    swing = [0.0] * RANKS
+    for k in range(RANKS):
+        swing[k] = (tot_up[k] + tot_dn[k]) / count[k]
+    levels = [swing[k] / swing[0] for k in range(RANKS)]
+    for k in range(RANKS - 1):
+        if levels[k] < levels[k + 1] * MIN_LEVEL_RATIO:
+            raise ValueError("ranks %d and %d are not told apart (%.2f and %.2f of a king's "
+                             "swing): are the pieces on their spots in rank order?" % (
+                                 k + 1, k + 2, levels[k], levels[k + 1]))
+    king_up = int(tot_up[0] / n_up[0]) if n_up[0] else int(swing[0])
+    king_dn = int(tot_dn[0] / n_dn[0]) if n_dn[0] else int(swing[0])
+    calib.set_ranks(levels, king_up, king_dn)
+    for i, k, d in seen:
+        if d > 0:
+            calib.up[i] = min(65535, calib.base[i] + int(d / levels[k]))
+        else:
+            calib.down[i] = max(0, calib.base[i] + int(d / levels[k]))
+    calib.update()
+    scanner.use(calib)
+    return count

@@ -5,6 +5,13 @@
 # scans/s) never registers on the spaces in between. A reading outside the sensor's possible
 # output range is reported as FAULT for that location, never guessed into a class.
 #
+# Boards with ranked pieces (DOG Royal: magnets of four sizes) also read each piece's rank from
+# how far its reading lies from the empty one (`band`: the rank's index, or NO_BAND), with the
+# same stability count (twice it for a new rank under a piece already read: a slow lift passes
+# the smaller ranks' readings) and a hysteresis around each band's edges; a rank that changes
+# is a change of that sensor. Boards with more multiplexers than ADC pins enable one bank of
+# multiplexers at a time (their E inputs, active low) and read every bank in turn.
+#
 # No allocation in scan(): every buffer is made here, once.
 from array import array
 
@@ -13,6 +20,9 @@ UP = 1
 DOWN = 2
 FAULT = 3
 NAMES = ("empty", "upright", "upside_down", "fault")
+NO_BAND = 255  # no rank read: no piece, a fault, or a board whose pieces carry no ranks
+# (a rank read is its index: 0 king, 1 knight, 2 citizen, 3 jester; the referee's
+# firmware/places.py compares with this same value, so the hal imports nothing of the referee)
 
 # channels in Gray-code order: one select line changes per step (16 pin writes per scan, not 64)
 GRAY = bytes([k ^ (k >> 1) for k in range(16)])
@@ -20,13 +30,22 @@ GRAY_BIT = bytes([3, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0])  # the line t
 
 
 class Scanner:
-    def __init__(self, select_pins, adcs, sensor_of, calib, stable=4, fault_scans=6):
-        """select_pins: S0..S3; adcs: one ADC per mux; sensor_of[ch * len(adcs) + mux] is the
-        sensor index wired there (-1: none); calib: thresholds (hal.calibration)."""
+    def __init__(self, select_pins, adcs, sensor_of, calib, stable=4, fault_scans=6, banks=None):
+        """select_pins: S0..S3; adcs: one ADC per mux output pin; banks: the enable lines
+        (active low) of the banks of muxes that share those pins, or None (one bank, always
+        on); sensor_of[(bank * 16 + ch) * len(adcs) + adc] is the sensor index wired there (-1:
+        none); calib: thresholds (hal.calibration)."""
         self.sel = select_pins
         self.reads = [a.read_u16 for a in adcs]
         self.nmux = len(adcs)
         self.sensor_of = array("h", sensor_of)
+        self.banks = banks
+        # per bank, how many ADC pins carry a mux of that bank (the others are not read)
+        self.nread = bytearray(len(banks) if banks else 1)
+        for k in range(len(sensor_of)):
+            if sensor_of[k] >= 0:
+                b = k // (16 * self.nmux)
+                self.nread[b] = max(self.nread[b], k % self.nmux + 1)
         n = calib.n
         self.n = n
         self.stable = stable
@@ -35,18 +54,29 @@ class Scanner:
         self.state = bytearray(n)
         self.cand = bytearray(n)
         self.count = bytearray(n)
-        self.changed = bytearray(n)  # indices of sensors whose class changed in the last scan
+        self.changed = bytearray(n)  # sensors whose class (or rank) changed in the last scan
         # the readings for which a sensor keeps its class: one chained comparison decides the
         # common case; FAULT has no band (its readings lie outside), so it takes the long way
         self.band_lo = array("H", [0] * n)
         self.band_hi = array("H", [0] * n)
         self.nchanged = 0
         self.scans = 0
+        self.ranked = False
+        if banks:
+            for pin in banks:
+                pin.value(1)  # every bank off; the scan enables one at a time
         self.use(calib)
         for b in range(4):
             select_pins[b].value((GRAY[15] >> b) & 1)  # where the Gray cycle ends and begins
 
     def use(self, calib):
+        self.calib = calib
+        self.ranked = calib.ranked
+        if self.ranked and not hasattr(self, "band"):
+            self.band = bytearray([NO_BAND] * self.n)
+        elif hasattr(self, "band"):
+            for i in range(self.n):
+                self.band[i] = NO_BAND  # re-read under the new bands
         self.up_on = calib.up_on
         self.up_off = calib.up_off
         self.dn_on = calib.dn_on
@@ -55,7 +85,10 @@ class Scanner:
         self.hi = calib.fault_hi
         for i in range(self.n):
             self._band(i)
-        self._passes = self._run()  # picks up the new thresholds
+        if self.ranked or self.banks:
+            self._passes = self._run_general()
+        else:
+            self._passes = self._run()  # picks up the new thresholds
 
     def _band(self, i):
         s = self.state[i]
@@ -69,10 +102,26 @@ class Scanner:
             lo, hi = 1, 0
         self.band_lo[i] = lo
         self.band_hi[i] = hi
+        if self.ranked and (s == UP or s == DOWN):
+            self._rank_band(i, s)  # apart: a bigger frame here would be put on the heap
+
+    def _rank_band(self, i, s):
+        if self.band[i] == NO_BAND:
+            self.band_lo[i] = 1  # a piece whose rank is not read yet: read it
+            self.band_hi[i] = 0
+            return
+        # stay in the rank until the reading passes an edge by the hysteresis
+        lo = self.calib.rank_lo(i, s == UP, self.band[i])
+        if lo > self.band_lo[i]:
+            self.band_lo[i] = lo
+        hi = self.calib.rank_hi(i, s == UP, self.band[i])
+        if hi < self.band_hi[i]:
+            self.band_hi[i] = hi
 
     def scan(self):
-        """One pass over every sensor. Returns how many locations changed class; their
-        indices are self.changed[:n] and their classes self.state[i]."""
+        """One pass over every sensor. Returns how many locations changed class (or, on a
+        ranked board, rank); their indices are self.changed[:n], their classes self.state[i]
+        and their ranks self.band[i]."""
         return next(self._passes)
 
     def _run(self):
@@ -136,6 +185,105 @@ class Scanner:
                         changed[nch] = i
                         nch += 1
                         self._band(i)
+            self.nchanged = nch
+            self.scans += 1
+            yield nch
+
+    def _run_general(self):
+        # As _run, for boards with banks of muxes and/or ranked pieces. A candidate is a class
+        # and a rank together (class + 4 * (rank + 1), 0 for no rank), so a rank too must hold
+        # for `stable` scans before it is reported.
+        sel = self.sel
+        reads = self.reads
+        nmux = self.nmux
+        sensor_of = self.sensor_of
+        raw = self.raw
+        state = self.state
+        cand = self.cand
+        count = self.count
+        up_on = self.up_on
+        up_off = self.up_off
+        dn_on = self.dn_on
+        dn_off = self.dn_off
+        lo = self.lo
+        hi = self.hi
+        changed = self.changed
+        stable = self.stable
+        fault_scans = self.fault_scans
+        band_lo = self.band_lo
+        band_hi = self.band_hi
+        banks = self.banks
+        nbank = len(banks) if banks else 1
+        nread = self.nread
+        ranked = self.ranked
+        band = self.band if ranked else None
+        rank_scans = 2 * stable
+        up_edge = self.calib.up_edge
+        dn_edge = self.calib.dn_edge
+        while True:
+            nch = 0
+            for bk in range(nbank):
+                if banks:
+                    banks[bk].value(0)
+                nr = nread[bk]
+                for k in range(16):
+                    b = GRAY_BIT[k]
+                    sel[b].value((GRAY[k] >> b) & 1)
+                    base = (bk * 16 + GRAY[k]) * nmux
+                    for m in range(nr):
+                        i = sensor_of[base + m]
+                        r = reads[m]()
+                        if i < 0:
+                            continue
+                        raw[i] = r
+                        if band_lo[i] <= r <= band_hi[i]:
+                            if count[i]:
+                                count[i] = 0
+                            continue
+                        s = state[i]
+                        if r < lo or r > hi:
+                            c = FAULT
+                        elif r > (up_off[i] if s == UP else up_on[i]):
+                            c = UP
+                        elif r < (dn_off[i] if s == DOWN else dn_on[i]):
+                            c = DOWN
+                        else:
+                            c = EMPTY
+                        code = c
+                        now = s
+                        if ranked:
+                            if c == UP:
+                                e = 3 * i
+                                code = c + 4 * (1 if r > up_edge[e] else 2 if r > up_edge[e + 1]
+                                                else 3 if r > up_edge[e + 2] else 4)
+                            elif c == DOWN:
+                                e = 3 * i
+                                code = c + 4 * (1 if r < dn_edge[e] else 2 if r < dn_edge[e + 1]
+                                                else 3 if r < dn_edge[e + 2] else 4)
+                            if band[i] != NO_BAND:
+                                now = s + 4 * (band[i] + 1)
+                        if code == now:
+                            count[i] = 0
+                            continue
+                        if code != cand[i]:
+                            cand[i] = code
+                            count[i] = 1
+                        else:
+                            count[i] += 1
+                        # a new rank under a piece already seen waits twice as long: a piece
+                        # lifted or put down slowly passes the smaller ranks' readings on
+                        # its way, and should not be taken for one of them
+                        if count[i] >= (fault_scans if c == FAULT else
+                                        stable if c != s else rank_scans):
+                            state[i] = c
+                            if ranked:
+                                band[i] = (code >> 2) - 1 if code >= 4 else NO_BAND
+                            count[i] = 0
+                            changed[nch] = i
+                            nch += 1
+                            self._band(i)
+                if banks:
+                    banks[bk].value(1)
             self.nchanged = nch
             self.scans += 1
             yield nch

@@ -21,6 +21,7 @@ V3_ESP = "+3V3_ESP"
 LED_CHAIN = "LED_CHAIN_{}"
 SELECT_ROLE = "mux.select"
 ADC_ROLE = "mux.adc"
+BANK_ROLE = "mux.bank"
 USB_VBUS = ("A4", "A9", "B4", "B9")
 USB_GND = ("A1", "A12", "B1", "B12", "S1")
 USB_DATA = ("A6", "A7", "B6", "B7", "A8", "B8")
@@ -222,6 +223,9 @@ def build_main(variant, library=None):
     # Each multiplexer's output: the ADC pin, a pull-down, the strip cable.
     for z in nets[ADC_ROLE]:
         two_pin(board, "r_adc_pd", z, GND)
+    # Banks of multiplexers sharing the ADC pins: each bank's enable line held off at reset.
+    for en in nets.get(BANK_ROLE, ()):
+        two_pin(board, "r_en_pu", en, V3_SENSOR)
 
     # LED data: 3.3 V to 5 V through one buffer of the 74AHCT125; the spares disabled.
     shifter = board.place("shifter")
@@ -289,7 +293,10 @@ def strip_signals(variant, strip, nets, chain):
     for i, net in enumerate(nets[SELECT_ROLE]):
         out["MUX_S%d" % i] = net
     if strip.mux is not None:
-        out["MUX_Z"] = nets[ADC_ROLE][strip.mux]
+        out["MUX_Z"] = nets[ADC_ROLE][strip.adc]
+        out["MUX_EN"] = GND if strip.bank is None else nets[BANK_ROLE][strip.bank]
+    else:
+        out["MUX_EN"] = None
     return out
 
 
@@ -310,7 +317,7 @@ def build_strip(variant, strip, library=None):
         mux = board.place("mux")
         board.connect(mux, "VCC", V3_SENSOR)
         board.connect(mux, "GND", GND)
-        board.connect(mux, "~{E}", GND)
+        board.connect(mux, "~{E}", "MUX_EN")   # GND on the main board, or a bank's line
         board.connect(mux, "COM", "MUX_Z")
         for s in range(len(variant.pins["mux"]["select"])):
             board.connect(mux, "S%d" % s, "MUX_S%d" % s)

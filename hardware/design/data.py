@@ -38,8 +38,13 @@ def gpio_uses(pins, role_table=None):
         node = pins
         for key in path.split("."):
             if not isinstance(node, dict) or key not in node:
+                if role.get("optional"):
+                    node = None     # a part of the design this variant does without
+                    break
                 raise DesignError("pins.json has no %s (roles.json names it)" % path)
             node = node[key]
+        if node is None:
+            continue
         if isinstance(node, list):
             for i, gpio in enumerate(node):
                 out.append((path, i, gpio))
@@ -56,10 +61,12 @@ class Strip:
     """One board hanging off the main board: a sensor strip (one multiplexer, its sensors and the
     LEDs at the same locations) or an LED-only strip (LEDs with no sensor under them)."""
 
-    def __init__(self, name, harness, mux=None):
+    def __init__(self, name, harness, mux=None, adc=None, bank=None):
         self.name = name
         self.harness = harness
-        self.mux = mux
+        self.mux = mux      # the multiplexer's number in sensors.json
+        self.adc = adc      # the pins.json mux.adc entry its output shares
+        self.bank = bank    # the pins.json mux.bank entry that enables it (None: always on)
         self.sensors = []   # [(channel, location)] in channel order
         self.leds = []      # [(chain index, name)] in chain order
 
@@ -83,16 +90,29 @@ class Variant:
         self.leds = leds if leds is not None else load_json(os.path.join(maps, "leds.json"))["leds"]
         self.strips = self._strips()
 
+    def mux_count(self):
+        """How many multiplexers the pin map can read: one per ADC pin and bank (mux m sits
+        on ADC pin m % len(adc), enabled by bank line m // len(adc))."""
+        mux = self.pins["mux"]
+        return len(mux["adc"]) * max(1, len(mux.get("bank", ())))
+
     def _strips(self):
-        nmux = len(self.pins["mux"]["adc"])
-        strips = [Strip("strip-%d" % m, "sensor_strip", mux=m) for m in range(nmux)]
+        nadc = len(self.pins["mux"]["adc"])
+        banked = "bank" in self.pins["mux"]
+        nmux = self.mux_count()
+        used = set(s["mux"] for s in self.sensors)
+        strips = [None] * nmux
+        for m in range(nmux):
+            if m < nadc or m in used:   # a bank's unused places get no strip
+                strips[m] = Strip("strip-%d" % m, "sensor_strip", mux=m, adc=m % nadc,
+                                  bank=m // nadc if banked else None)
         strip_of_loc = {}
         seen = set()
         for s in self.sensors:
             m, ch, loc = s["mux"], s["channel"], s["loc"]
             if not (0 <= m < nmux):
-                raise DesignError("sensor %s: mux %r is not one of the %d in pins.json mux.adc"
-                                  % (loc, m, nmux))
+                raise DesignError("sensor %s: mux %r is not one of the %d that pins.json mux.adc "
+                                  "(and mux.bank) read" % (loc, m, nmux))
             if not (0 <= ch < MUX_CHANNELS):
                 raise DesignError("sensor %s: channel %r is not 0..%d" % (loc, ch, MUX_CHANNELS - 1))
             if (m, ch) in seen:
@@ -102,6 +122,7 @@ class Variant:
             seen.add((m, ch))
             strip_of_loc[loc] = strips[m]
             strips[m].sensors.append((ch, loc))
+        strips = [st for st in strips if st is not None]
         for st in strips:
             st.sensors.sort()
         led_only = Strip(self.config["led_only_strip"], "led_strip")

@@ -3,7 +3,7 @@ import shutil
 import sys
 import tempfile
 
-from host_tools.bench import rules, avenue, hardware, deploy, lights
+from host_tools.bench import rules, avenue, hardware, deploy, lights, sensing
 from host_tools.bench.common import build_device_tree
 
 
@@ -19,6 +19,8 @@ def main():
         avenue.report(dst)
         print()
         hardware.report(dst)
+        print()
+        sensing.report(dst)
         print()
         hardware.referee_report()
         print()

@@ -1,4 +1,4 @@
-"""python -m host_tools.sim --headless [--seed N] [--flash DIR]
+"""python -m host_tools.sim --headless [--seed N] [--flash DIR] [--game G] [--board B]
 
 Starts the real firmware on the MicroPython unix port against the simulated hardware and takes
 control requests as JSON lines on stdin, one answer per line on stdout
@@ -6,7 +6,8 @@ control requests as JSON lines on stdin, one answer per line on stdout
 import argparse
 import sys
 
-from host_tools.sim.server import Sim, serve_lines
+from host_tools.sim.server import BOARDS, Sim, SimError, serve_lines
+from shared_rules import variant
 
 
 def main(argv=None):
@@ -16,8 +17,16 @@ def main(argv=None):
                     help="control channel on stdin/stdout (agentboard sim draws the board in a browser)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the simulated hardware")
     ap.add_argument("--flash", help="folder that keeps the device's files between runs")
+    ap.add_argument("--game", choices=variant.names(),
+                    help="the game whose deck the simulator holds (default: the board's first)")
+    ap.add_argument("--board", choices=BOARDS,
+                    help="the board variant (default: the game's smallest board, or the Agent "
+                    "DOG board)")
     args = ap.parse_args(argv)
-    sim = Sim(seed=args.seed, flash=args.flash)
+    try:
+        sim = Sim(seed=args.seed, flash=args.flash, board=args.board, game=args.game)
+    except SimError as e:
+        ap.error(str(e))
     try:
         serve_lines(sim.request, sys.stdin.buffer, sys.stdout)
     finally:

@@ -1,13 +1,16 @@
-"""python -m host_tools.sim.demo [--players N] [--seed S]
+"""python -m host_tools.sim.demo [--players N] [--seed S] [--game G] [--board B]
 
-The main job: a whole game of Agent DOG on the simulated board. Four (or two, three) simulated
-players tap cards on the NFC reader and move pieces by hand; the real firmware, running on the
-MicroPython unix port against the simulated hardware, referees. Prints what the board says."""
+The main job: a whole game on the simulated board (Agent DOG by default; DOG and DOG Royal on
+the board their players need: dog-4 for 2-4 players, dog-6 for 5 and 6). Simulated players tap
+cards on the NFC reader and move pieces by hand; the real firmware, running on the MicroPython
+unix port against the simulated hardware, referees. Prints what the board says."""
 import argparse
 import sys
 import time
 
 from host_tools.sim.players import Table, Players
+from host_tools.sim.server import BOARDS, SimError, board_and_cards
+from shared_rules import variant
 from shared_rules.describe import move_text, event_text
 
 
@@ -44,13 +47,21 @@ def describe(e):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_tools.sim.demo",
                                  description=__doc__.split("\n\n")[0])
-    ap.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    ap.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5, 6))
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--game", choices=variant.names(), default=variant.DEFAULT)
+    ap.add_argument("--board", choices=BOARDS,
+                    help="the board variant (default: the one the game's players need)")
     args = ap.parse_args(argv)
-    print("Agent DOG on the simulated board: %d players, seed %d. The real firmware "
-          "referees; simulated hands play." % (args.players, args.seed))
+    try:
+        board, _ = board_and_cards(args.board, args.game, args.players)
+    except SimError as e:
+        ap.error(str(e))
+    game = variant.load(args.game, board)
+    print("%s on the simulated %s board: %d players, seed %d. The real firmware "
+          "referees; simulated hands play." % (game.title, board, args.players, args.seed))
     t0 = time.time()
-    table = Table(seed=args.seed)
+    table = Table(seed=args.seed, board=board)
     shown = [0]
 
     def show():
@@ -61,7 +72,7 @@ def main(argv=None):
         shown[0] = len(table.events)
 
     try:
-        table.new_game(args.players)
+        table.new_game(args.players, game=None if args.game == variant.DEFAULT else args.game)
         players = Players(table, args.seed)
         players.deal()
         turns = 0

@@ -1,5 +1,6 @@
-# The simulated device: `micropython device_main.py ROOT CONFIG_DIR SEED` in the folder that is
-# the device's flash. Puts the hardware stand-ins in front of the firmware, then boots the way
+# The simulated device: `micropython device_main.py ROOT CONFIG_DIR SEED [CARDS]` in the folder
+# that is the device's flash (CARDS: the deck's card table in shared_rules/data, default Agent
+# DOG's). Puts the hardware stand-ins in front of the firmware, then boots the way
 # the device's main.py does (240 MHz, safe boot, the application) with the console routed
 # through the control channel.
 import sys
@@ -7,13 +8,14 @@ import sys
 ROOT = sys.argv[1]
 CONFIG = sys.argv[2]
 SEED = int(sys.argv[3])
+CARDS = sys.argv[4] if len(sys.argv) > 4 else None
 sys.path.insert(0, ROOT + "/host_tools/sim/device")
 sys.path.insert(1, ROOT)
 
 from host_tools.sim.world import World  # noqa: E402
 from host_tools.sim.control import Control  # noqa: E402
 
-world = World(SEED)
+world = World(SEED, config=CONFIG, cards=CARDS)
 ctl = Control(world)
 world.advance_us(0)  # take requests (a power-on restores the world first) before booting
 

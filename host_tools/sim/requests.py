@@ -3,7 +3,7 @@
 # changes nothing. The simulated devices (host_tools/sim/server.py, host_tools/virtual/) check
 # every request here before it reaches the board or the device.
 
-FAULTS = ("noise", "dead_sensor", "stuck_sensor", "nfc_crc")
+FAULTS = ("noise", "dead_sensor", "stuck_sensor", "nfc_crc", "weak_magnet")
 CLEAR = "clear"  # fault kind that ends every fault (or the faults of one sensor) at once
 BUTTONS = ("confirm", "back")
 MAX_LINE = 65536        # bytes of one request line
@@ -99,4 +99,7 @@ def check(req):
         raise BadRequest("card takes either a card kind ('card') or a sticker ('uid')")
     if op == "fault" and req["kind"] in ("noise", "dead_sensor", "stuck_sensor") and "at" not in req:
         raise BadRequest("a %s fault needs the sensor's location 'at'" % req["kind"])
+    if op == "fault" and req["kind"] == "weak_magnet" and "at" not in req:
+        raise BadRequest("a weak_magnet fault needs 'at': the location of the piece whose "
+                         "magnet weakens")
     return req

@@ -18,29 +18,120 @@ MARK = "@sim "
 CONSOLE = "@con "
 # hand actions: the host applies them to its own copy of the physical world too
 HANDS = ("lift", "place", "flip", "slide", "card", "card_off")
+CALIB_FILE = "calib.json"
+CALIBRATE_SETTLE_MS = 300  # more than the scanner's debounce: the board is still when measured
 
 
 class SimError(Exception):
     pass
 
 
+def _boards():
+    from shared_rules import variant
+    return sorted(set(b for g in variant.names() for b in variant.boards(g).values()))
+
+
+BOARDS = _boards()  # every board a game is played on (each has hardware/variants/NAME)
+
+
+def board_and_cards(board=None, game=None, players=None):
+    """(board variant, the deck's card table) for a simulator: the board named, else the one
+    `game` is played on by `players` (default: its smallest board); the deck of `game`, else
+    of the first game the board plays. SimError for a game or board that does not fit."""
+    from shared_rules import variant
+    if game is not None and game not in variant.names():
+        raise SimError("unknown game %r; games are %s" % (game, ", ".join(variant.names())))
+    if board is None:
+        if game is None:
+            return None, None
+        played_on = variant.boards(game)
+        board = played_on.get(players) if players else played_on[min(played_on)]
+        if board is None:
+            raise SimError("%s is played by %s players, not %s" % (
+                game, ", ".join(str(n) for n in sorted(played_on)), players))
+    games = [g for g in variant.names() if board in variant.boards(g).values()]
+    if not games:
+        raise SimError("%r is not a board any game is played on" % (board,))
+    if game is not None and game not in games:
+        raise SimError("%s is not played on %s" % (game, board))
+    if players is not None and variant.board_for(game or games[0], players) != board:
+        raise SimError("%s players do not play %s on %s" % (players, game or games[0], board))
+    return board, variant.variant_class(game or games[0]).cards_name
+
+
+def board_config(board):
+    """The folder of a board variant's maps (the firmware's config/ on a real device)."""
+    from host_tools.sim.world import config_dir
+    try:
+        rel = config_dir(board)
+    except WorldError as e:
+        raise SimError(str(e))
+    return os.path.join(ROOT, rel)
+
+
 class Sim:
-    def __init__(self, seed=1, flash=None, config=None, heap_kw=None, code=None):
+    def __init__(self, seed=1, flash=None, config=None, heap_kw=None, code=None, board=None,
+                 game=None, players=None, calibrate=True):
         """code: a tree of the device's code (host_tools.bench.common.build_device_tree with
-        with_sim) to boot from instead of the sources, as a deployed device would."""
+        with_sim) to boot from instead of the sources, as a deployed device would. board: the
+        board variant (agent-dog-4 default, dog-4, dog-6), or the one `game` (agent-dog, dog,
+        dog-royal) is played on by `players`. A board whose pieces carry ranks is calibrated
+        through its console at its first power-on (a flash with no calib.json), as a maker
+        does at bring-up: the ranks are read from the calibrated bands (calibrate=False leaves
+        it uncalibrated, for tests of the calibration itself)."""
         self.code = code or ROOT
         self.seed = seed
         self.flash = flash or tempfile.mkdtemp(prefix="agentboard-flash-")
         os.makedirs(self.flash, exist_ok=True)
-        self.config = config or paths.HARDWARE
+        board, self.cards = board_and_cards(board, game, players)
+        self.board = board or "agent-dog-4"
+        self.config = config or (board_config(board) if board else paths.HARDWARE)
         self.heap_kw = heap_kw
         self.proc = None
-        self.mirror = World(seed)  # the physical board, which outlives the device
+        # the physical board, which outlives the device
+        self.mirror = World(seed, config=self.config, cards=self.cards)
         self.booted = False
         self.stray = []  # device output that was not an answer (prints, tracebacks)
         self.console = []  # console lines of the firmware, until a `console` request
         self.down = "it has not been switched on"  # why the device is not running, or None
         self.power_on()
+        if calibrate and self.mirror.ranked and not os.path.exists(
+                os.path.join(self.flash, CALIB_FILE)):
+            self.calibrate()
+
+    def calibrate(self):
+        """The bring-up calibration of a board with ranked pieces, by hand and console: the
+        empty board, then every piece back on its start-area spot in rank order (king on s1
+        ... jester on s4, where a fresh board has them) for the ranks step. Returns the ranks
+        step's answer; SimError if a step fails."""
+        spots = sorted(self.mirror.world().items())
+        for name, p in spots:
+            if p["at"] is not None:
+                self._hand({"op": "lift", "at": p["at"]})
+        self._hand({"op": "wait", "ms": CALIBRATE_SETTLE_MS})
+        self._step("empty")
+        for name, p in spots:
+            colour, k = name.rsplit("-", 1)
+            self._hand({"op": "place", "piece": name, "at": "%s:s%s" % (colour, k)})
+        self._hand({"op": "wait", "ms": CALIBRATE_SETTLE_MS})
+        ans = self._step("ranks")
+        self._hand({"op": "wait", "ms": CALIBRATE_SETTLE_MS})  # the ranks read again
+        return ans
+
+    def _hand(self, req):
+        ans = self.request(req)
+        if not ans.get("ok"):
+            raise SimError("calibration: %s -> %s" % (req, ans))
+
+    def _step(self, step):
+        ans = self.request({"op": "console", "send": {"op": "calibrate", "step": step}})
+        for line in ans.get("lines", []):
+            if line.startswith("{") and '"re": "calibrate"' in line:
+                got = json.loads(line)
+                if not got.get("ok"):
+                    raise SimError("calibration step %s refused: %s" % (step, got))
+                return got
+        raise SimError("calibration step %s: no answer (%s)" % (step, ans))
 
     # -- the device process ----------------------------------------------------------------
     def _spawn(self):
@@ -51,7 +142,7 @@ class Sim:
         if self.heap_kw:
             cmd += ["-X", "heapsize=%dwK" % self.heap_kw]
         cmd += [os.path.join(self.code, "host_tools", "sim", "device_main.py"), self.code,
-                self.config, str(self.seed)]
+                self.config, str(self.seed)] + ([self.cards] if self.cards else [])
         self.proc = subprocess.Popen(cmd, cwd=self.flash, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      bufsize=1)

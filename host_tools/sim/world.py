@@ -6,7 +6,13 @@
 # stand-ins in device/ call into it), and under CPython for tools. Time only moves when the
 # device spends it: an ADC conversion, an SPI byte, a sleep. That makes runs deterministic
 # for a seed and lets a whole game play in seconds.
+#
+# The board is a variant of hardware/ (its pin, sensor and LED maps, its variant.json): the
+# Agent DOG board by default, or the DOG boards, whose pieces carry magnets of four sizes by
+# rank (red-1 the king ... red-4 the jester; hardware/design/magnets.json), each magnet with its
+# own spread, and whose 6-seat side reads two banks of multiplexers on the same ADC pins.
 import json
+import math
 
 from shared_rules.rng import Rng
 from host_tools.sim.nfc_chip import Mfrc522, Tag
@@ -27,12 +33,35 @@ ROOT = _root()
 
 
 def load_json(rel):
-    with open(ROOT + "/" + rel) as f:
+    with open(rel if rel.startswith("/") else ROOT + "/" + rel) as f:
         return json.load(f)
 
 
-COLOURS = ("red", "blue", "green", "yellow")
-FAULTS = ("noise", "dead_sensor", "stuck_sensor", "nfc_crc")
+FAULTS = ("noise", "dead_sensor", "stuck_sensor", "nfc_crc", "weak_magnet")
+DEFAULT_BOARD = "agent-dog-4"
+DEFAULT_CARDS = "agent-dog-cards"
+PIECES_PER_COLOUR = 4
+
+
+def config_dir(board=None):
+    """The folder (relative to the code's root) holding a board variant's maps."""
+    board = board or DEFAULT_BOARD
+    folder = "hardware/variants/" + board
+    try:
+        info = load_json(folder + "/variant.json")
+    except OSError:
+        raise SimError("%r is not a board variant (hardware/variants/)" % (board,))
+    maps = info.get("maps", ".")
+    if maps == ".":
+        return folder
+    return "hardware"  # the Agent DOG board keeps its maps in hardware/ itself
+
+
+def rod_field_mt(d_mm, l_mm, z_mm, br_mt):
+    """On-axis field of a cylinder magnet (hardware/design/magnets.py, the same closed form)."""
+    r = d_mm / 2
+    far = z_mm + l_mm
+    return br_mt / 2 * (far / math.sqrt(r * r + far * far) - z_mm / math.sqrt(r * r + z_mm * z_mm))
 
 _current = [None]
 
@@ -49,23 +78,39 @@ class SimError(Exception):
 
 
 class World:
-    def __init__(self, seed=1):
+    def __init__(self, seed=1, config=None, board=None, cards=None):
+        """config: the folder of the board's maps (as the firmware's config/); board: a variant
+        name instead (default the Agent DOG board); cards: the deck's card table (a
+        shared_rules/data name, default Agent DOG's)."""
         _current[0] = self
         self.rng = Rng(seed)
         self.phys = load_json("host_tools/sim/data/physics.json")
-        self.pins = load_json("hardware/pins.json")
-        sensors = load_json("hardware/sensors.json")["sensors"]
-        self.leds_map = load_json("hardware/leds.json")["leds"]
+        cfg = config if config is not None else config_dir(board)
+        self.pins = load_json(cfg + "/pins.json")
+        sensors = load_json(cfg + "/sensors.json")["sensors"]
+        self.leds_map = load_json(cfg + "/leds.json")["leds"]
+        try:
+            self.variant = load_json(cfg + "/variant.json")
+        except OSError:
+            self.variant = {}  # the Agent DOG board's maps in hardware/ itself
+        self.board = self.variant.get("layout") or DEFAULT_BOARD
+        self.ranked = bool(self.variant.get("ranked_pieces"))
+        self.cards_name = cards or DEFAULT_CARDS
+        lay = load_json("shared_rules/data/%s.json" % self.board)
+        self.colours = tuple(lay["colours"])
         self.clock_us = 0
         self.cpu_hz = 160000000  # MicroPython's ESP32 firmware boots at 160 MHz
         self.locs = [s["loc"] for s in sensors]
         self.index = {}
         for i in range(len(self.locs)):
             self.index[self.locs[i]] = i
-        self.sensor_at = [[-1] * 16 for _ in self.pins["mux"]["adc"]]
+        mux = self.pins["mux"]
+        self.nadc = len(mux["adc"])
+        banks = mux.get("bank") or []
+        self.sensor_at = [[-1] * 16 for _ in range(self.nadc * max(1, len(banks)))]
         for i in range(len(sensors)):
             self.sensor_at[sensors[i]["mux"]][sensors[i]["channel"]] = i
-        holes = load_json("shared_rules/data/agent-dog-4.json")["holes"]
+        holes = lay["holes"]
         field = self.phys["field_mt"]
         self.field = []
         for loc in self.locs:
@@ -82,21 +127,32 @@ class World:
                      for _ in range(n)]
         # pieces: name -> [sensor index or -1 while held, upside down]
         self.pieces = {}
+        self.magnet = {}  # piece -> field factor: 1 on the Agent DOG board (field_mt is the field)
         self.on = [None] * n  # sensor index -> piece name
-        for c in COLOURS:
-            for k in range(1, 5):
+        for c in self.colours:
+            for k in range(1, PIECES_PER_COLOUR + 1):
                 self.pieces["%s-%d" % (c, k)] = [-1, False]
+                self.magnet["%s-%d" % (c, k)] = 1.0
                 self._put("%s-%d" % (c, k), self.index["%s:s%d" % (c, k)], False)
+        if self.ranked:
+            self._rank_magnets()
         self.select = 0
         self.select_bits = {}
-        sel = self.pins["mux"]["select"]
+        sel = mux["select"]
         for b in range(len(sel)):
             self.select_bits[sel[b]] = b
+        # bank enable lines (active low, pulled up: every bank off until the firmware drives)
+        self.bank_bits = {}
+        for b in range(len(banks)):
+            self.bank_bits[banks[b]] = b
+        self.bank_on = [False] * len(banks)
+        self.switched_us = 0  # when the select or enable lines last changed
         self.adc_mux = {}
-        adc = self.pins["mux"]["adc"]
+        adc = mux["adc"]
         for m in range(len(adc)):
             self.adc_mux[adc[m]] = m
-        self.faults = []  # [kind, sensor index or -1, until_us, stuck reading]
+        self.faults = []  # [kind, sensor index or -1, until_us, stuck reading or piece]
+        self.last_sensor = {}  # ADC pin -> the sensor its last conversion read
         self.last_read = [0] * n
         self.schedule = []  # [time_us, seq, callable, args]
         self._seq = 0
@@ -133,6 +189,24 @@ class World:
         self.schedule.append([t_us, self._seq, fn, args])
         self.schedule.sort(key=lambda e: (e[0], e[1]))
 
+    def _rank_magnets(self):
+        # A ranked piece's field: its rank's magnet at the sensor (the closed form over
+        # magnets.json, whose geometry holds for every location of the DOG boards: no holes,
+        # start-area spots and homes are ordinary spaces), times its own spread (fixed by the
+        # seed).
+        spec = load_json("hardware/design/magnets.json")
+        geo = spec["geometry"]
+        z = geo["gap_mm"] + geo["hall_depth_mm"]
+        br = spec["material"]["br_mt"]
+        sigma = self.phys["piece_spread_sigma"]
+        for i in range(len(self.field)):
+            self.field[i] = 1.0  # now a factor: the piece's own field is in self.magnet
+        for c in self.colours:
+            for k in range(PIECES_PER_COLOUR):
+                m = spec["magnets"][spec["rank_magnets"][spec["ranks"][k]]]
+                b = rod_field_mt(m["d_mm"], m["l_mm"], z, br)
+                self.magnet["%s-%d" % (c, k + 1)] = b * (1.0 + sigma * self._gauss())
+
     def _gauss(self):
         r = self.rng
         return (r.below(1000) + r.below(1000) + r.below(1000) + r.below(1000) - 1998) / 577.0
@@ -144,21 +218,43 @@ class World:
         b = 0.0
         name = self.on[i]
         if name is not None:
-            b = -self.field[i] if self.pieces[name][1] else self.field[i]
+            b = self.field[i] * self.magnet[name]
+            if self.ranked:
+                b *= self._weakened(name)
+            if self.pieces[name][1]:
+                b = -b
         v = vcc / 2 + self.offset_v[i] + self.sens[i] * b
         v += self._gauss() * self.phys["noise_sigma_mv"] / 1000.0
         lo = self.phys["output_min_v"]
         hi = self.phys["output_max_v"]
         return lo if v < lo else hi if v > hi else v
 
+    def _routed(self, a):
+        """(sensor index or -1, muxes driving ADC pin a): the enabled mux's routed sensor."""
+        if not self.bank_on:
+            return self.sensor_at[a][self.select], 1
+        on = [b for b in range(len(self.bank_on)) if self.bank_on[b]]
+        if not on:
+            return -1, 0  # every bank off: the pin's pull-down
+        return self.sensor_at[a + self.nadc * on[0]][self.select], len(on)
+
     def adc_u16(self, gpio):
-        """One ADC conversion on pin gpio: the sensor the select lines route to that mux."""
+        """One ADC conversion on pin gpio: the sensor the select and enable lines route to it.
+        The sample is taken at the end of the conversion; lines switched less than the mux's
+        settling time before it would give the previous sensor's reading (the 74HC4067 settles
+        in well under a microsecond: physics.json mux_settle_us)."""
         self.advance_us(self.phys["adc_conversion_us"])
         self.adc_reads += 1
-        m = self.adc_mux.get(gpio)
-        if m is None:
+        a = self.adc_mux.get(gpio)
+        if a is None:
             return 0
-        i = self.sensor_at[m][self.select]
+        i, driving = self._routed(a)
+        if driving > 1:
+            raise SimError("two banks of multiplexers drive ADC pin %d at once: the firmware "
+                           "enabled both" % gpio)
+        if self.clock_us - self.switched_us < self.phys["mux_settle_us"]:
+            i = self.last_sensor.get(a, i)
+        self.last_sensor[a] = i
         if i < 0:
             v = self.phys["dead_sensor_v"]
         else:
@@ -187,6 +283,12 @@ class World:
                 self.select |= 1 << b
             else:
                 self.select &= ~(1 << b)
+            self.switched_us = self.clock_us
+            return
+        b = self.bank_bits.get(gpio)
+        if b is not None:
+            self.bank_on[b] = not value  # E is active low
+            self.switched_us = self.clock_us
             return
         self.nfc.pin(gpio, value)
 
@@ -232,7 +334,7 @@ class World:
     def place(self, piece, at, upside_down=False):
         p = self.pieces.get(piece)
         if p is None:
-            raise SimError("%s is not a piece (red-1 .. yellow-4)" % piece)
+            raise SimError("%s is not a piece (red-1 .. %s-4)" % (piece, self.colours[-1]))
         if p[0] >= 0:
             raise SimError("%s is on %s, not in a hand: lift it first" % (piece, self.locs[p[0]]))
         i = self._loc(at)
@@ -304,8 +406,24 @@ class World:
         if type(ms) is not int or ms <= 0:
             raise SimError("a fault lasts a whole number of milliseconds above 0")
         i = -1 if kind == "nfc_crc" else self._loc(at)
+        if kind == "weak_magnet":
+            # the piece standing there loses part of its field (a chipped or slipped magnet):
+            # the fault goes with the piece, wherever it is put
+            if not self.ranked:
+                raise SimError("weak_magnet: this board's pieces carry no rank magnets")
+            name = self.on[i]
+            if name is None:
+                raise SimError("weak_magnet: there is no piece on %s" % at)
+            self.faults.append([kind, -1, self.clock_us + ms * 1000, name])
+            return
         stuck = self.last_read[i] if i >= 0 else 0
         self.faults.append([kind, i, self.clock_us + ms * 1000, stuck])
+
+    def _weakened(self, name):
+        for f in self.faults:
+            if f[0] == "weak_magnet" and f[3] == name and f[2] > self.clock_us:
+                return self.phys["weak_magnet_factor"]
+        return 1.0
 
     def clear_faults(self, at=None):
         """Ends every fault now, or only those of the sensor at `at`."""
@@ -313,7 +431,9 @@ class World:
             self.faults = []
         else:
             i = self._loc(at)
-            self.faults = [f for f in self.faults if f[1] != i]
+            name = self.on[i]
+            self.faults = [f for f in self.faults if f[1] != i and not (
+                f[0] == "weak_magnet" and f[3] == name)]
 
     def nfc_corrupt(self):
         for f in self.faults:
@@ -323,7 +443,7 @@ class World:
 
     def _deck(self):
         """The 110 physical cards: (uid hex, kind), stickers with unique 7-byte NXP UIDs."""
-        spec = load_json("shared_rules/data/agent-dog-cards.json")
+        spec = load_json("shared_rules/data/%s.json" % self.cards_name)
         out = []
         seen = {}
         r = Rng(7919)  # the deck is the same box of cards whatever the board's seed

@@ -1,6 +1,6 @@
 # The virtual device's power-on, in the MicroPython process (not on the device's flash):
-# `micropython -i boot.py SIM SEED HANDS_PORT`, started in the folder that is the device's
-# flash, on a pseudo-terminal that is its serial port. Puts the simulated hardware in front of
+# `micropython -i boot.py SIM SEED HANDS_PORT [BOARD [CARDS]]`, started in the folder that is
+# the device's flash, on a pseudo-terminal that is its serial port. Puts the simulated hardware in front of
 # whatever is deployed there, then boots as an ESP32 does: main.py if there is one, else the
 # REPL (-i). Ctrl-C on the serial port interrupts main.py into the REPL, so mpremote works as
 # it does on a real board.
@@ -17,6 +17,8 @@ import utime  # the wall clock; `time` becomes the board clock below
 SIM = sys.argv[1]
 SEED = int(sys.argv[2])
 HANDS_PORT = int(sys.argv[3])
+BOARD = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None  # default: Agent DOG's
+CARDS = sys.argv[5] if len(sys.argv) > 5 and sys.argv[5] else None
 
 # the simulator's modules from SIM alone, so nothing of the deployed code is imported twice
 _path = sys.path[:]
@@ -73,7 +75,7 @@ class Hands(Control):
         w.wait_until = w.clock_us + 10000
 
 
-world = World(SEED)
+world = World(SEED, board=BOARD, cards=CARDS)
 _sock = socket.socket()
 _sock.connect(socket.getaddrinfo("127.0.0.1", HANDS_PORT)[0][-1])
 hands = Hands(world, _sock)

@@ -62,13 +62,19 @@ def _controlling_tty():
 
 
 class VirtualDevice:
-    def __init__(self, flash=None, seed=1, port=0, heap_kw=None):
+    def __init__(self, flash=None, seed=1, port=0, heap_kw=None, board=None, cards=None):
+        """board: the board variant simulated (hardware/variants/NAME; default the Agent DOG
+        board); cards: the deck's card table (default Agent DOG's). Deploy the same board's
+        maps to it (`agentboard deploy --board NAME`); a board with rank magnets starts
+        uncalibrated, as a real one does (`agentboard calibrate`)."""
         self.flash = flash or tempfile.mkdtemp(prefix="agentboard-vflash-")
         os.makedirs(self.flash, exist_ok=True)
         self.seed = seed
         self.heap_kw = heap_kw
+        self.board = board
+        self.cards = cards
         self.sim = _sim_tree()
-        self.mirror = World(seed)
+        self.mirror = World(seed, board=board, cards=cards)
         self.booted = False
         self.lock = threading.RLock()  # power and hands: held while the device starts
         # the serial line alone, held only for a read or write, so the port keeps answering
@@ -118,7 +124,8 @@ class VirtualDevice:
             if self.heap_kw:
                 cmd += ["-X", "heapsize=%dwK" % self.heap_kw]
             cmd += ["-i", os.path.join(self.sim, "boot.py"), self.sim, str(self.seed),
-                    str(self.hands_listener.getsockname()[1])]
+                    str(self.hands_listener.getsockname()[1]), self.board or "",
+                    self.cards or ""]
             self.proc = subprocess.Popen(cmd, cwd=self.flash, stdin=slave, stdout=slave,
                                          stderr=slave, preexec_fn=_controlling_tty)
             os.close(slave)

@@ -1,0 +1,57 @@
+"""The DOG boards' sensing: one full scan of the 6-seat board (144 sensors, two banks of
+multiplexers, ranks read), as instructions of the MicroPython unix port (ESP32 estimate: 1 M
+instructions ~ 10 ms at 240 MHz) plus the ADC and multiplexer time from the datasheets and the
+notes; and the rank classification margin: how far apart the ranks' readings lie in units of
+one reading's noise and of the pieces' spread (hardware/design/magnets.py)."""
+from host_tools.bench.common import cost, esp32_ms, run_mp
+from hardware.design import data, magnets
+
+ADC_US = 35  # one ADC1 conversion from MicroPython on an ESP32 (notes, v1.15 figure)
+SCAN_MS = 20  # 50 scans per second (firmware/app.py)
+
+
+def report(dst):
+    phys = data.load_json(data.os.path.join(data.HARDWARE_DIR, "..", "host_tools", "sim",
+                                            "data", "physics.json"))
+    settle_us = phys["mux_settle_us"]
+    print("6. Sensor scan of the 6-seat DOG board: 144 sensors on nine 74HC4067 in two banks "
+          "on the six ADC1 pins, ranks read (target: >= 50 scans/s, no allocation)")
+    scan = cost(dst, ["mp_scan_ranked.py", "10"], ["mp_scan_ranked.py", "20"]) / 10
+    moving = cost(dst, ["mp_scan_ranked.py", "10", "moving"],
+                  ["mp_scan_ranked.py", "20", "moving"]) / 10
+    pins = cost(dst, ["mp_scan_ranked.py", "10", "stubs"],
+                ["mp_scan_ranked.py", "20", "stubs"]) / 10
+    allocs = []
+    for mode in ("empty", "moving"):
+        rc, out = run_mp(dst, ["mp_scan_ranked.py", "30", mode])
+        allocs.append(int(out.strip()) if rc == 0 else -1)
+    own = scan - pins
+    own_moving = moving - pins
+    adc_ms = 144 * ADC_US / 1000.0
+    # each select step and each bank switch waits for the mux to settle before the next read;
+    # the 35 us conversion call is already far longer, so this bounds it from above
+    settle_ms = (2 * 16 + 2) * settle_us / 1000.0
+    whole = esp32_ms(own) + adc_ms + settle_ms
+    worst = esp32_ms(own_moving) + adc_ms + settle_ms
+    print("   with stub pins and ADCs: %d instructions (empty board); the 36 stub pin writes and "
+          "144 stub reads alone: %d" % (scan, pins))
+    print("   scanner's own work: %d instructions = %.2f ms on an ESP32 at 240 MHz; a piece "
+          "put on or lifted off every sensor at once (the slow path for all 144, classes and "
+          "ranks read and reported): %d instructions = %.2f ms" % (own, esp32_ms(own), own_moving,
+                                                    esp32_ms(own_moving)))
+    print("   + 144 ADC conversions x %d us = %.2f ms + mux settling (32 select steps and 2 bank "
+          "switches x %d us, CD74HC4067 datasheet) = %.3f ms" % (ADC_US, adc_ms, settle_us,
+                                                                settle_ms))
+    print("   ->  whole scan about %.1f ms (%.0f scans/s possible), worst case %.1f ms (%.0f "
+          "scans/s); the firmware scans every %d ms" % (whole, 1000 / whole, worst,
+                                                       1000 / worst, SCAN_MS))
+    print("   allocated during 30 scans: %d bytes (empty board), %d bytes (ranks changing)"
+          % tuple(allocs))
+    print()
+    print("7. Rank classification margin (hardware/design/magnets.py; s = sigma)")
+    for line in magnets.report().splitlines():
+        print("   " + line)
+    print("   gap/noise: the gap between neighbouring ranks' readings over one reading's noise; "
+          "edge/noise: from a rank's reading to the band edge; edge/spread: the same distance "
+          "over the pieces' spread (magnet size, seat depth, placement) after calibration, and "
+          "with the board's mean gain instead of each sensor's own")

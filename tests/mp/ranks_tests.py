@@ -1,0 +1,315 @@
+# Ranks read by the sensors (DOG Royal on the DOG boards) and the 6-seat board's two banks of
+# multiplexers, against the simulated board: pieces carry the rank magnets of
+# hardware/design/magnets.json with their spread, sensors their offsets and gains.
+# Expectations come from the design: red-1 is the king, red-2 the knight, red-3 the citizen,
+# red-4 the jester (docs/board-protocols.md, section 3); a weak magnet gives half its field,
+# one rank's step (the ranks' fields fall by about 2 from rank to rank).
+import json
+import micropython
+
+from simboard import scan_for, check
+from host_tools.sim.world import World, SimError
+from firmware.board import Board
+from firmware.calibrate import rank_at_spots
+from firmware.hal import calibration
+from firmware.hal.scanner import Scanner, NO_BAND, UP, DOWN
+
+SCRATCH = "/tmp"
+RANKS = ("king", "knight", "citizen", "jester")
+DOG6 = "hardware/variants/dog-6"
+DOG4 = "hardware/variants/dog-4"
+
+
+def calibrated(seed, config=DOG6):
+    """A fresh board of that variant, calibrated the way a person does it: the empty board,
+    then every piece on its start-area spot in rank order (where a fresh world has them)."""
+    w = World(seed, config=config, cards="dog-cards")
+    b = Board(config_dir=config, data_dir=SCRATCH)
+    held = []
+    for name in sorted(w.pieces):
+        held.append((name, w.locs[w.pieces[name][0]]))
+        w.lift(held[-1][1])
+    calibration.measure_baseline(b.scanner, b.calib, 16)
+    for name, at in held:
+        w.place(name, at)
+    counts = calibration.measure_ranks(b.scanner, b.calib, rank_at_spots(b.locations))
+    check(counts == [len(w.colours)] * 4, "pieces read per rank: %r" % (counts,))
+    scan_for(b, 200)
+    return w, b
+
+
+def band_at(b, loc):
+    k = b.scanner.band[b.index[loc]]
+    return None if k == NO_BAND else RANKS[k]
+
+
+def test_the_6_seat_board_reads_all_144_sensors_through_two_banks():
+    w = World(1, config=DOG6, cards="dog-cards")
+    b = Board(config_dir=DOG6, data_dir=SCRATCH)
+    check(len(b.locations) == 144 and b.scanner.n == 144, "%d sensors" % len(b.locations))
+    check(b.variant["layout"] == "dog-6" and b.variant["ranked_pieces"], repr(b.variant))
+    reads = w.adc_reads
+    b.scanner.scan()
+    # one conversion per sensor: the three ADC pins bank 1 leaves unused are not read
+    check(w.adc_reads - reads == 144, "%d conversions in one scan" % (w.adc_reads - reads))
+    check(w.bank_on == [False, False], "a bank left on after the scan: %r" % (w.bank_on,))
+    scan_for(b, 200)
+    # uncalibrated, a board takes a piece's swing for an Agent DOG piece's (about 0.45 V): the
+    # kings and knights (0.63 and 0.33 V) read as pieces, the smaller ranks need calibration
+    for c in w.colours:
+        for k in (1, 2):
+            at = "%s:s%d" % (c, k)
+            check(b.scanner.state[b.index[at]] == UP, "%s not upright" % at)
+
+
+def test_every_rank_is_read_on_every_location_of_the_6_seat_board():
+    w, b = calibrated(2)
+    free = [loc for loc in b.locations if ":s" not in loc]  # track and homes: 120 sensors
+    for j in range(len(free)):
+        loc = free[j]
+        piece = "red-%d" % (j % 4 + 1)
+        at = w.locs[w.pieces[piece][0]] if w.pieces[piece][0] >= 0 else None
+        if at is not None:
+            w.lift(at)
+        w.place(piece, loc)
+        scan_for(b, 120)
+        check(band_at(b, loc) == RANKS[j % 4], "%s on %s read as %s" % (
+            piece, loc, band_at(b, loc)))
+    w.lift(w.locs[w.pieces["red-1"][0]])
+    w.place("red-1", "7", True)  # upside down: the polarity stays, and so does the rank
+    scan_for(b, 120)
+    check(b.scanner.state[b.index["7"]] == DOWN and band_at(b, "7") == "king",
+          "upside-down king on 7: %s" % band_at(b, "7"))
+
+
+def test_a_rank_is_reported_after_four_stable_scans_and_then_not_again():
+    w, b = calibrated(3)
+    sc = b.scanner
+    w.lift("blue:s2")
+    scan_for(b, 200)
+    w.place("blue-2", "20")
+    for k in range(1, 4):
+        check(sc.scan() == 0, "reported after %d scans" % k)
+    n = sc.scan()
+    check(n == 1 and b.locations[sc.changed[0]] == "20", "scan 4 reported %d" % n)
+    check(band_at(b, "20") == "knight", "read %s" % band_at(b, "20"))
+    seen = scan_for(b, 1000)
+    check(seen == [], "a still knight reported again: %r" % (seen,))
+
+
+def test_a_weak_magnet_reads_one_rank_lower_and_recovers():
+    w, b = calibrated(4)
+    w.lift("green:s2")
+    w.place("green-2", "50")
+    scan_for(b, 200)
+    check(band_at(b, "50") == "knight", "knight read as %s" % band_at(b, "50"))
+    w.fault("weak_magnet", "50", 2000)
+    seen = scan_for(b, 300)
+    check(band_at(b, "50") == "citizen", "weakened knight read as %s" % band_at(b, "50"))
+    check([s for s in seen if s[0] == "50"] == [("50", "upright")],
+          "the change of rank is a change of that sensor: %r" % (seen,))
+    scan_for(b, 2000)
+    check(band_at(b, "50") == "knight", "after the fault: %s" % band_at(b, "50"))
+
+
+def test_weak_magnet_needs_a_piece_and_a_ranked_board():
+    w = World(5, config=DOG4, cards="dog-cards")
+    for bad in (("weak_magnet", "10"), ("weak_magnet", "nowhere")):
+        try:
+            w.fault(bad[0], bad[1], 100)
+            check(False, "%r accepted" % (bad,))
+        except SimError:
+            pass
+    plain = World(5)
+    try:
+        plain.fault("weak_magnet", "red:s1", 100)
+        check(False, "a weak magnet on the Agent DOG board's unranked pieces")
+    except SimError:
+        pass
+
+
+def test_the_4_seat_dog_board_reads_ranks_and_the_agent_dog_board_none():
+    w, b = calibrated(6, DOG4)
+    check(b.scanner.n == 96 and b.scanner.banks is None, "dog-4: one bank of six muxes")
+    for c in w.colours:
+        for k in range(1, 5):
+            check(band_at(b, "%s:s%d" % (c, k)) == RANKS[k - 1], "%s:s%d" % (c, k))
+    World(6)
+    plain = Board(config_dir="hardware", data_dir=SCRATCH + "/nocal")
+    check(plain.variant is None and not hasattr(plain.scanner, "band"),
+          "the Agent DOG board has no variant file and reads no ranks")
+
+
+class _Pin:
+    def __init__(self):
+        self.v = 1
+
+    def value(self, v=None):
+        if v is not None:
+            self.v = v
+        return self.v
+
+
+class _Adc:
+    def __init__(self, readings, phase):
+        self.readings = readings
+        self.phase = phase  # the test moves it: every sensor of this pin reads the next level
+
+    def read_u16(self):
+        return self.readings[self.phase % len(self.readings)]
+
+
+def test_a_ranked_banked_scan_allocates_nothing():
+    n = 144
+    cal = calibration.Calibration(n)
+    cal.set_ranks([1.0, 0.52, 0.25, 0.12], 11000, 11000)
+    base = cal.base[0]
+    # readings that move every sensor across classes and ranks from scan to scan
+    readings = [base, base + 10500, base + 5600, base + 2700, base + 1300, base - 10500,
+                base - 2700, 100, base + 4000]
+    banks = [_Pin(), _Pin()]
+    sensor_of = [-1] * (2 * 16 * 6)
+    for i in range(n):
+        m = i // 16
+        sensor_of[((m // 6) * 16 + i % 16) * 6 + m % 6] = i
+    adcs = [_Adc(readings, m) for m in range(6)]
+    sc = Scanner([_Pin() for _ in range(4)], adcs, sensor_of, cal, banks=banks)
+    sc.scan()
+    before = micropython.mem_total()
+    changes = 0
+    for j in range(30):
+        if j % 5 == 0:
+            for a in adcs:
+                a.phase += 1
+        changes += sc.scan()
+    check(micropython.mem_total() - before == 0,
+          "30 scans allocated %d bytes" % (micropython.mem_total() - before))
+    check(changes > 0, "the readings changed nothing")
+    check(banks[0].v == 1 and banks[1].v == 1, "a bank left enabled")
+    for i in range(n):
+        s = sc.state[i]
+        check((sc.band[i] == NO_BAND) == (s != UP and s != DOWN),
+              "sensor %d: class %d with band %d" % (i, s, sc.band[i]))
+
+
+# -- calibration: the ranks step, the file, the old file -----------------------------------
+
+def test_ranks_survive_the_round_trip_through_flash():
+    w, b = calibrated(7, DOG4)
+    c = b.calib
+    path = SCRATCH + "/calib-ranks.json"
+    c.save(path)
+    back = calibration.load(path, c.n)
+    check(back.ranked and back.levels == c.levels and back.king_up == c.king_up
+          and back.king_down == c.king_down, "ranks after the round trip")
+    check(list(back.up_edge) == list(c.up_edge) and list(back.dn_edge) == list(c.dn_edge),
+          "band edges after the round trip")
+    # the design's levels (hardware/design/magnets.json: 42, 22, 10, 5 mT): 1, 0.52, 0.24,
+    # 0.12 of the king's swing, within the pieces' spread (4.5 % each, six pieces a rank)
+    for got, want in zip(c.levels, (1.0, 0.522, 0.244, 0.124)):
+        check(abs(got - want) < 0.1 * want, "levels %r" % (c.levels,))
+
+
+def test_an_old_calibration_file_is_an_unranked_board():
+    w, b = calibrated(8, DOG4)
+    old = b.calib.to_json()
+    del old["ranks"]
+    path = SCRATCH + "/calib-old.json"
+    with open(path, "w") as f:
+        json.dump(old, f)
+    c = calibration.load(path, b.calib.n)
+    check(not c.ranked and len(c.up_edge) == 0, "a file without ranks read as ranked")
+    b.scanner.use(c)
+    scan_for(b, 200)
+    check(all(k == NO_BAND for k in b.scanner.band), "an unranked calibration read a rank")
+
+
+def test_a_broken_ranks_field_is_refused_and_says_why():
+    w, b = calibrated(9, DOG4)
+    good = b.calib.to_json()
+    cases = (({"levels": [1.0, 0.5, 0.25]}, "levels"),
+             ({"levels": [1.0, 0.9, 0.25, 0.12]}, "fall"),
+             ({"levels": [1.0, 0.5, 0.25, 0]}, "levels"),
+             ({"king_up": "big"}, "king_up"),
+             ({"king_down": 0}, "king_down"))
+    for change, word in cases:
+        obj = json.loads(json.dumps(good))
+        obj["ranks"].update(change)
+        try:
+            calibration.from_json(obj, b.calib.n)
+            check(False, "%r accepted" % (change,))
+        except ValueError as e:
+            check(word in str(e), "%r: %s" % (change, e))
+    obj = json.loads(json.dumps(good))
+    obj["ranks"] = [1, 2]
+    try:
+        calibration.from_json(obj, b.calib.n)
+        check(False, "ranks as a list accepted")
+    except ValueError as e:
+        check("ranks" in str(e), str(e))
+
+
+def test_the_ranks_step_refuses_pieces_out_of_rank_order_and_changes_nothing():
+    w = World(10, config=DOG4, cards="dog-cards")
+    b = Board(config_dir=DOG4, data_dir=SCRATCH)
+    held = sorted((name, w.locs[w.pieces[name][0]]) for name in w.pieces)
+    for name, at in held:
+        w.lift(at)
+    calibration.measure_baseline(b.scanner, b.calib, 16)
+    for name, at in held:  # jester on s1 ... king on s4: the reverse of the procedure
+        colour, k = name.split("-")
+        w.place(name, "%s:s%d" % (colour, 5 - int(k)))
+    try:
+        calibration.measure_ranks(b.scanner, b.calib, rank_at_spots(b.locations))
+        check(False, "ranks in reverse order accepted")
+    except ValueError as e:
+        check("rank order" in str(e), str(e))
+    check(not b.calib.ranked and all(v == 0 for v in b.calib.up), "the refusal changed it")
+    for name, at in held:
+        colour, k = name.split("-")
+        w.lift("%s:s%d" % (colour, 5 - int(k)))
+    try:
+        calibration.measure_ranks(b.scanner, b.calib, rank_at_spots(b.locations))
+        check(False, "an empty board measured as ranks")
+    except ValueError as e:
+        check("no piece read for rank 1" in str(e), str(e))
+
+
+def test_the_pieces_step_takes_any_rank_for_a_sensors_own_gain():
+    w, b = calibrated(11, DOG4)
+    c = b.calib
+    w.lift("red:s3")
+    w.place("red-3", "30")  # a citizen: a quarter of a king's swing
+    j = b.index["30"]
+    scan_for(b, 200)
+    ups, downs = calibration.measure_pieces(b.scanner, c)
+    check((ups, downs) == (16, 0), "measured %d up, %d down" % (ups, downs))
+    king_here = c.up[j] - c.base[j]
+    # what the board's average king gives on this sensor, through its own gain
+    kings = [w.magnet["%s-1" % col] for col in w.colours]
+    field = sum(kings) / len(kings) * w.sens[j] / w.phys["adc_full_scale_v"] * 65535
+    check(abs(king_here - field) < 0.12 * field, "king swing %d, expected about %d" % (
+        king_here, field))
+
+
+def test_the_hal_and_the_referee_agree_on_no_band():
+    from firmware import places
+    check(places.NO_BAND == NO_BAND, "places.NO_BAND %d, scanner.NO_BAND %d" % (
+        places.NO_BAND, NO_BAND))
+
+
+def test_a_new_rank_under_a_piece_already_read_waits_twice_as_long():
+    # a piece lifted or put down slowly passes the smaller ranks' readings on its way: a rank
+    # change under a standing piece must hold for 8 scans, twice a new piece's 4
+    w, b = calibrated(12)
+    sc = b.scanner
+    w.lift("red:s1")
+    w.place("red-1", "40")
+    scan_for(b, 200)
+    check(band_at(b, "40") == "king", "king read as %s" % band_at(b, "40"))
+    w.fault("weak_magnet", "40", 5000)
+    for k in range(1, 8):
+        check(sc.scan() == 0 and band_at(b, "40") == "king", "rank changed after %d scans" % k)
+    n = sc.scan()
+    check(n == 1 and band_at(b, "40") == "knight", "after 8 scans: %d, %s" % (
+        n, band_at(b, "40")))

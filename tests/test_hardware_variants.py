@@ -1,0 +1,156 @@
+# Every board variant under hardware/variants/ (the Agent DOG board, DOG's 4-seat and 6-seat
+# sides) as a checked design: its maps name exactly the locations of its layout in the rules
+# core (docs/dog-rules.md: dog-6 has track 0..95, four home spaces and four start-area spots per
+# colour, white and black among them), every GPIO passes the ESP32 check, every board passes
+# the ERC, and each sensor's path to its ADC pin and its bank's enable line is traced through
+# the generated nets. Also the rank magnets' design figures (hardware/design/magnets.json).
+import os
+
+import pytest
+
+from hardware.design import circuit, data, erc, gpio_check, magnets
+from test_hardware_design import parts_of, pin, net_pins, socket_pin, strip_connector
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VARIANTS = [os.path.basename(f) for f in data.variant_folders()]
+SCANS_PER_S = 50  # the scanner's rate (firmware/app.py, SCAN_MS = 20)
+ADC_US = 35  # one ADC1 read from MicroPython (docs/notes: ESP32, v1.15)
+
+
+def layout(name):
+    return data.load_json(os.path.join(ROOT, "shared_rules", "data", name + ".json"))
+
+
+def expected_locations(lay):
+    locs = {str(t) for t in range(lay["track"])}
+    for c in lay["colours"]:
+        for k in range(1, lay["home_spaces"] + 1):
+            locs.add("%s:h%d" % (c, k))
+        for k in range(1, lay["pieces_per_colour"] + 1):
+            locs.add("%s:s%d" % (c, k))
+    return locs
+
+
+@pytest.fixture(scope="module", params=VARIANTS)
+def variant(request):
+    return data.Variant(os.path.join(data.VARIANTS_DIR, request.param))
+
+
+@pytest.fixture(scope="module")
+def boards(variant):
+    return {b.name: b for b in circuit.build_boards(variant)}
+
+
+def test_the_dog_boards_are_variants():
+    assert {"agent-dog-4", "dog-4", "dog-6"} <= set(VARIANTS)
+
+
+def test_each_variant_names_its_layout_and_its_locations_are_the_layouts(variant):
+    lay = layout(variant.config["layout"])
+    assert variant.config["layout"] == variant.name
+    locs = [s["loc"] for s in variant.sensors]
+    assert len(locs) == len(set(locs)) and set(locs) == expected_locations(lay)
+    seats = ["seat:" + c for c in lay["colours"]]
+    assert sorted(variant.leds) == sorted(locs + seats)
+    assert variant.pins["leds"]["count"] == len(variant.leds)
+
+
+def test_the_6_seat_board_has_144_sensors_150_leds_and_white_and_black():
+    v = data.Variant(os.path.join(data.VARIANTS_DIR, "dog-6"))
+    locs = {s["loc"] for s in v.sensors}
+    assert len(locs) == 96 + 24 + 24 and len(v.leds) == 150
+    assert {"95", "white:h4", "black:s1", "seat:white", "seat:black"} <= locs | set(v.leds)
+    # more sensors than six 16-channel multiplexers on the six ADC1 pins can read: two banks
+    assert len(v.pins["mux"]["adc"]) == 6 and len(v.pins["mux"]["bank"]) == 2
+    assert len({s["mux"] for s in v.sensors}) == 9
+
+
+def test_ranked_boards_carry_a_magnet_per_rank_in_their_kit(variant):
+    spec = magnets.table()
+    kit = {item.get("magnet"): item["qty"] for item in variant.config["kit"]}
+    colours = len(layout(variant.name)["colours"])
+    if variant.config.get("ranked_pieces"):
+        assert {kit[spec["rank_magnets"][r]] for r in spec["ranks"]} == {colours}
+    else:
+        assert not any(m in kit for m in spec["rank_magnets"].values())
+
+
+def test_every_gpio_passes_and_every_board_passes_the_erc(variant, boards):
+    assert gpio_check.check(variant.pins) == []
+    for board in boards.values():
+        assert erc.run_erc(board) == [], (variant.name, board.name)
+
+
+def test_each_sensor_reaches_its_adc_pin_and_its_mux_is_enabled_by_its_bank(variant, boards):
+    main = boards["main"]
+    mux_map = variant.pins["mux"]
+    nadc = len(mux_map["adc"])
+    banks = mux_map.get("bank")
+    for s in variant.sensors:
+        strip = boards["strip-%d" % s["mux"]]
+        [sensor] = [p for p in parts_of(strip, "sensor") if p.fields["Location"] == s["loc"]]
+        [mux] = parts_of(strip, "mux")
+        assert pin(mux, "I%d" % s["channel"]) in net_pins(pin(sensor, "OUT")), s
+        [header] = [p for p, _ in strip.connectors]
+        assert [p.name for p in net_pins(pin(mux, "COM")) if p.part is header] == ["MUX_Z"]
+        assert [p.name for p in net_pins(pin(mux, "~{E}")) if p.part is header] == ["MUX_EN"]
+        main_header = strip_connector(main, strip.name)
+        adc_gpio = mux_map["adc"][s["mux"] % nadc]
+        assert socket_pin(main, adc_gpio) in net_pins(pin(main_header, "MUX_Z")), s
+        enable = net_pins(pin(main_header, "MUX_EN"))
+        if banks is None:
+            assert pin(main_header, "MUX_EN").net.name == "GND"
+        else:
+            gpio = banks[s["mux"] // nadc]
+            assert socket_pin(main, gpio) in enable, s
+            # pulled up to the sensors' 3.3 V: every bank off while the ESP32 is in reset
+            [pull] = [p.part for p in enable if p.part.fields.get("Role") == "r_en_pu"]
+            other = [p for p in pull.pins if p.net is not pin(main_header, "MUX_EN").net]
+            assert other[0].net.name == circuit.V3_SENSOR
+
+
+def test_no_two_sensors_share_a_bank_channel_and_adc_pin(variant):
+    nadc = len(variant.pins["mux"]["adc"])
+    seen = set()
+    for s in variant.sensors:
+        key = (s["mux"] // nadc, s["channel"], s["mux"] % nadc)
+        assert key not in seen, s
+        seen.add(key)
+
+
+def test_the_scan_reads_every_sensor_fifty_times_a_second_on_adc_time(variant):
+    # the ADC's share of a scan: one read per sensor (a bank's unused pins are not read);
+    # the 74HC4067 settles in about 0.2 us (host_tools/sim/data/physics.json), far under a read
+    reads = len(variant.sensors)
+    assert reads * ADC_US < 1e6 / SCANS_PER_S / 2   # under half of the 20 ms scan period
+
+
+def test_the_rank_bands_lie_far_apart_in_noise_and_in_spread():
+    rs = magnets.ranks()
+    assert [r["rank"] for r in rs] == ["king", "knight", "citizen", "jester"]
+    assert all(a["field_mt"] > 1.8 * b["field_mt"] for a, b in zip(rs, rs[1:]))
+    spec = magnets.table()
+    vmax = spec["sensor"]["upright_limit_v"]
+    assert 3.3 / 2 + rs[0]["swing_mv"] / 1000 * (1 + spec["sensor"]["sensitivity_tolerance"]) \
+        < vmax  # a strong king on a sensitive sensor still reads below the ADC's limit
+    for m in magnets.margins():
+        assert m["edge_noise_sigma"] > 6, m
+        if "spread_sigma" in m:
+            assert m["spread_sigma"] > 4 and m["spread_sigma_nominal_gain"] > 3, m
+
+
+def test_the_field_formula_matches_a_long_magnets_pole():
+    # far from the other pole, a long rod's face field tends to Br/2 at the face (z = 0)
+    assert abs(magnets.rod_field_mt(3, 1000, 0, 1330) - 665) < 1
+    # and falls with distance
+    assert magnets.rod_field_mt(3, 15, 4, 1330) > magnets.rod_field_mt(3, 15, 5, 1330)
+
+
+def test_readme_carries_the_6_seat_boards_computed_power_budget():
+    from hardware.design import power
+    from hardware.design.__main__ import README, readme_budget_block
+    v = data.Variant(os.path.join(data.VARIANTS_DIR, "dog-6"))
+    with open(README, encoding="utf-8") as f:
+        block = readme_budget_block(f.read(), "dog-6")
+    assert block == power.render(power.budget(v))
+    assert "DRV5055A3 x 144" in block and "WS2812B x 150" in block
