@@ -81,7 +81,9 @@ class App:
     def boot(self):
         b = self.board
         b.scanner.settle(b.scanner.stable + 2)
-        self.ref.on_board(b.scanner.state, ())
+        # the board as it stands, ranks included (a ranked game resumes from what is read)
+        self.ref.sense(b.scanner.state, (), getattr(b.scanner, "band", None))
+        self.ref.decide()
         self.console.emit({"event": "boot", "version": deployed_version(self.data_dir),
                            "calibrated": b.calibrated,
                            "cards_enrolled": self.cardmap.count(),

@@ -2,11 +2,10 @@
 # position implies (a class per sensor, and in a ranked game the rank band of the piece on it;
 # start areas as a count of pieces on their four spots, since any spot will do), the sensors
 # where the sensed board differs from it, and what the players must do at each.
-from firmware.hal.scanner import EMPTY, UP, DOWN
+from firmware.hal.scanner import EMPTY, UP, DOWN, NO_BAND  # noqa: F401 -- NO_BAND: no rank
 
 COUNTED = 255  # start-area spots: compared by count, not one by one
 ANY = 255      # count of a colour not in the game: its pieces may rest in their area or not
-NO_BAND = 255  # no rank expected or read (an empty square; a game without ranks)
 
 # what the players must do at a square that differs (the view gives each its colour)
 PUT = 1       # put a piece here

@@ -24,7 +24,8 @@ SEAT0 = 13    # the seat colours follow, in the layout's colour order
 PALETTE = [(0, 0, 0), (0, 160, 255), (0, 255, 0), (255, 0, 0), (0, 0, 255), (255, 200, 0),
            (255, 255, 255), (255, 0, 0), (255, 0, 255), (255, 80, 0), (0, 255, 0),
            (255, 200, 0), (150, 120, 255)]
-SEAT = {"red": (255, 0, 0), "blue": (0, 0, 255), "green": (0, 255, 0), "yellow": (255, 180, 0)}
+SEAT = {"red": (255, 0, 0), "blue": (0, 0, 255), "green": (0, 255, 0), "yellow": (255, 180, 0),
+        "white": (255, 255, 255), "black": (90, 0, 160)}  # black: an LED cannot be dark
 TARGET_CODE = bytes([TARGET, KNOCK, HOME, MEET])  # by move_lights kind
 assert (move_lights.TARGET, move_lights.KNOCK, move_lights.HOME, move_lights.MEET) == (0, 1, 2, 3)
 TODO_CODE = {places.PUT: PUT, places.TAKE: TAKE, places.TURN: TURN, places.EXCHANGE: EXCHANGE,
