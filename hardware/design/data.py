@@ -38,8 +38,13 @@ def gpio_uses(pins, role_table=None):
         node = pins
         for key in path.split("."):
             if not isinstance(node, dict) or key not in node:
+                if role.get("optional"):
+                    node = None     # a board without this part (one card reader)
+                    break
                 raise DesignError("pins.json has no %s (roles.json names it)" % path)
             node = node[key]
+        if node is None:
+            continue
         if isinstance(node, list):
             for i, gpio in enumerate(node):
                 out.append((path, i, gpio))
