@@ -16,6 +16,7 @@ from shared_rules.avenue import move as M
 from shared_rules.avenue.apply import apply
 from shared_rules.avenue.state import new_game, PLAY, RECRUIT, MARKET, PHASES
 from shared_rules.avenue.tables import NONE
+from firmware.store import Offsets
 
 FORMAT = "agentboard-record/1"
 GAME = "agent-avenue"
@@ -54,7 +55,7 @@ class Referee:
         self.sensed = bytearray(spaces)
         self.st = None
         self.header = None
-        self.offsets = None
+        self.offsets = Offsets()
         self.setup = False
         self.moving = False
         self.diff = []          # spaces whose sensor differs from the game (sorted)
@@ -99,7 +100,6 @@ class Referee:
              "active": tb.sides[active]}
         self.store.new(h)
         self.header = h
-        from firmware.store import Offsets
         self.offsets = Offsets()
         self.st = new_game(tb, advanced, seats, active, [NONE] * tb.offer_size, 0)
         self.setup = True
