@@ -40,6 +40,7 @@ class Players:
     def __init__(self, seed, mode="simple", seats=(1, 1), sim=None, flash=None, enrol=False,
                  offer_by_tap=False, board_seed=1):
         self.sim = sim or Sim(seed=board_seed, flash=flash, board="agent-avenue")
+        self.lines = []
         self.deck = [(c["uid"], c["card"]) for c in self.ask({"op": "deck"})["cards"]]
         if enrol:
             for uid, kind in self.deck:
@@ -55,7 +56,6 @@ class Players:
         for uid, kind in self.deck:
             self.uids.setdefault(kind, []).append(uid)
         self.rng, self.table, self.st = randgame.start(TB, seed, mode == "advanced", seats)
-        self.lines = []
         req = {"op": "new_game", "game": "agent-avenue", "mode": mode,
                "players": seats[0] + seats[1],
                "seats": {"green": seats[0], "blue": seats[1]},

@@ -251,9 +251,13 @@ class Referee:
             if self.resume_polls and not self.played[r] and is_agent and c == played:
                 self.played[r] = uid  # read again after a power cut
                 self.seen[r] = 1
+                self.pad_kind[r] = c
             elif r == self.taken and uid == self.played[r]:
                 self.taken = -1  # put back before the other card left: no choice made
-            elif uid != self.played[r]:
+                self.pad_kind[r] = c
+            elif uid == self.played[r]:
+                self.pad_kind[r] = c
+            else:
                 self._reject(r, "a card was already played here: the other side recruits one "
                                 "of the two cards lying on the pads")
             return
@@ -482,6 +486,8 @@ class Referee:
         new, events = apply(st, mv)
         self.offsets.append(self.store.append(line))  # saved before it is acknowledged
         self.st = new
+        if (new.pending[0] if new.phase == MARKET else new.active) != side:
+            self.seat = 0  # another side acts now: its seat 0 is lit first
         moved = False
         for ev in events:
             out = {"event": ev["type"]}
