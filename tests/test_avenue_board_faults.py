@@ -4,7 +4,7 @@ Each gets its answer (an event, the view's phase and expected spaces), changes n
 game, and the game then goes on to agree with the players' own after every decision."""
 from shared_rules.avenue import move as M
 from shared_rules.avenue.state import MARKET
-from tests.avenue_board import Players, TB, same_game, READ_MS, OFF_MS
+from host_tools.sim.avenue_players import Players, TB, same_game, READ_MS, OFF_MS
 
 
 def agrees(p):

@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from tests.avenue_board import Players, same_game
+from host_tools.sim.avenue_players import Players, same_game
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CARDS = json.load(open(os.path.join(ROOT, "shared_rules", "data", "agent-avenue-cards.json")))
