@@ -39,7 +39,9 @@ def public_of(st):
 
 class Players:
     def __init__(self, seed, mode="simple", seats=(1, 1), sim=None, flash=None, enrol=False,
-                 offer_by_tap=False, board_seed=1):
+                 offer_by_tap=False, board_seed=1, console_start=True):
+        """console_start False: the players start the game on the board itself (its menu);
+        new_game is not sent."""
         self.sim = sim or Sim(seed=board_seed, flash=flash, board="agent-avenue")
         self.lines = []
         self.deck = [(c["uid"], c["card"]) for c in self.ask({"op": "deck"})["cards"]]
@@ -57,6 +59,11 @@ class Players:
         for uid, kind in self.deck:
             self.uids.setdefault(kind, []).append(uid)
         self.rng, self.table, self.st = randgame.start(TB, seed, mode == "advanced", seats)
+        self.lit = 0  # the team seat the board has lit
+        self.held = [False, False]
+        self.decisions = 0
+        if not console_start:
+            return
         req = {"op": "new_game", "game": "agent-avenue", "mode": mode,
                "players": seats[0] + seats[1],
                "seats": {"green": seats[0], "blue": seats[1]},
@@ -70,9 +77,6 @@ class Players:
             for c in self.table.offer:
                 self.tap(self.uid(TB.market_names[c]))
         self.wait(200)
-        self.lit = 0  # the team seat the board has lit
-        self.held = [False, False]
-        self.decisions = 0
 
     # -- the control channel -----------------------------------------------------------------
     def ask(self, req):
