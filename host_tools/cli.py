@@ -56,7 +56,8 @@ def cmd_deploy(args):
             from host_tools.flash import find_port
             port = find_port()
         result = deploy(port, boot_check=not args.no_reset,
-                        **({"mpy_cross": args.mpy_cross} if args.mpy_cross else {}))
+                        **dict(({"mpy_cross": args.mpy_cross} if args.mpy_cross else {}),
+                               **({"variant": args.board} if args.board else {})))
     except (DeployError, FlashError) as e:
         return fail(str(e))
     except KeyboardInterrupt:
@@ -303,6 +304,9 @@ def parser():
                    help="the mpy-cross to compile with (default: the one `make setup` installs)")
     p.add_argument("--no-reset", action="store_true",
                    help="leave the board at the REPL instead of resetting it to check the boot")
+    p.add_argument("--board", metavar="VARIANT",
+                   help="the board's variant (hardware/variants/VARIANT, e.g. agent-avenue): "
+                   "its maps and variant.json go to config/ (default: the Agent DOG board)")
     p.set_defaults(run=cmd_deploy)
 
     for name, helptext, run in (

@@ -23,8 +23,8 @@ from concurrent.futures import ThreadPoolExecutor
 from host_tools import paths, ports
 
 ROOT = paths.CODE
-PACKAGES = ("shared_rules", "firmware", "firmware/hal")
-HOST_ONLY = ("shared_rules/__main__.py", "firmware/main.py")
+PACKAGES = ("shared_rules", "firmware", "firmware/hal", "shared_rules/avenue", "firmware/avenue")
+HOST_ONLY = ("shared_rules/__main__.py", "firmware/main.py", "shared_rules/avenue/__main__.py")
 CONFIG = ("pins.json", "sensors.json", "leds.json")
 OWNED = ("firmware", "shared_rules", "config")  # folders whose files deploy manages
 ROOT_FILES = ("main.py", "version.json")
@@ -196,9 +196,11 @@ class Compiler:
         return data
 
 
-def build(mpy_cross=None, compiler=None):
+def build(mpy_cross=None, compiler=None, board=None):
     """{path on the board: bytes}: the rules core and firmware as .mpy, their data, the
-    hardware maps under config/, main.py, and version.json naming this build by its content."""
+    hardware maps under config/ (board: those of hardware/variants/BOARD, with its
+    variant.json, which names the application firmware/launch.py starts), main.py, and
+    version.json naming this build by its content."""
     cc = compiler or Compiler(mpy_cross)
     cc.version_line()  # once, before the threads ask for it
     files = {}
@@ -215,12 +217,27 @@ def build(mpy_cross=None, compiler=None):
     for name in sorted(os.listdir(data)):
         with open(os.path.join(data, name), "rb") as f:
             files["shared_rules/data/" + name] = f.read()
-    for name in CONFIG:
-        with open(os.path.join(paths.HARDWARE, name), "rb") as f:
+    maps = variant_maps(board) if board else paths.HARDWARE
+    for name in CONFIG + ("variant.json",):
+        if name == "variant.json" and not os.path.exists(os.path.join(maps, name)):
+            continue  # the Agent DOG board's own maps: the default application
+        with open(os.path.join(maps, name), "rb") as f:
             files["config/" + name] = f.read()
     with open(os.path.join(ROOT, "firmware", "main.py"), "rb") as f:
         files["main.py"] = f.read()
     return stamp(files)
+
+
+def variant_maps(board):
+    """The folder of a board variant's maps (hardware/variants/BOARD/variant.json says)."""
+    folder = os.path.join(paths.HARDWARE, "variants", board)
+    try:
+        with open(os.path.join(folder, "variant.json")) as f:
+            maps = json.load(f).get("maps", ".")
+    except OSError:
+        raise DeployError("unknown board %r: there is no hardware/variants/%s/variant.json"
+                          % (board, board))
+    return os.path.normpath(os.path.join(folder, maps))
 
 
 def stamp(files):
@@ -325,10 +342,12 @@ def _staged_name(j):
     return "%s/f%d" % (STAGE, j)
 
 
-def deploy(port, mpy_cross=None, boot_check=True, log=say, files=None, cache=None):
+def deploy(port, mpy_cross=None, boot_check=True, log=say, files=None, cache=None,
+           variant=None):
     """Deploys to the board on `port`; returns a summary dict. Raises DeployError. files:
     a build (path -> bytes) to deploy instead of building this checkout; cache: the folder of
-    compiled files (default: cache_dir())."""
+    compiled files (default: cache_dir()); variant: the board variant whose maps go to config/
+    (hardware/variants/VARIANT; default: the Agent DOG board's)."""
     t0 = time.time()
     cc = Compiler(mpy_cross, cache)
     cross_version, cross_mpy = cc.versions()
@@ -350,7 +369,7 @@ def deploy(port, mpy_cross=None, boot_check=True, log=say, files=None, cache=Non
                 board.run(CLEAR_STAGE, "clearing the staging folder")
             info = probe(board)
         if files is None:
-            files = build(compiler=cc)
+            files = build(compiler=cc, board=variant)
         version = json.loads(files["version.json"])["version"]
         copy, remove = plan(files, info["files"])
         log("build %s: %d files, %.1f KB (%d compiled, %d from the cache); the board differs "
