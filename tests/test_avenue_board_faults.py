@@ -234,3 +234,54 @@ def test_bad_console_commands_change_nothing():
         assert p.view() == before
     finally:
         p.close()
+
+
+def test_the_pawn_moves_are_lit_until_they_are_done():
+    p = Players(3, "simple", (1, 1))
+    try:
+        mv = until(p, M.PLAY)
+        p.carry_out(mv)
+        rec = M.recruit(M.TAKE_UP)
+        from shared_rules.avenue.apply import apply
+        st, evs = apply(p.st, rec)
+        p.take("up")
+        p.take("down")
+        frames = []
+        for _ in range(4):
+            frames.append(p.ask({"op": "leds"})["leds"])
+            p.wait(100)
+        colour = {0: (0, 1), 1: (2,)}  # green lights the G channel, blue the B channel
+        for s in (0, 1):
+            if st.pawns[s] == p.st.pawns[s]:
+                continue
+            old, new = str(p.st.pawns[s]), str(st.pawns[s])
+            assert all(f[old][0] > 0 and f[old][1] == 0 and f[old][2] == 0 for f in frames), \
+                "the space a pawn leaves is red"
+            lit = [f[new] for f in frames if any(f[new])]
+            assert lit and len(lit) < len(frames), "the target blinks"
+            assert all(c[colour[s][-1]] > 0 and c[0] == 0 for c in lit), "in the pawn's colour"
+        p.st = st
+        p.table.follow(evs)
+        p.pawns_to(st)
+        agrees(p)
+        leds = p.ask({"op": "leds"})["leds"]
+        assert leds[str(st.pawns[0])][1] > 0 and leds[str(st.pawns[1])][2] > 0
+    finally:
+        p.close()
+
+
+def test_a_dead_sensor_under_a_pawn_is_a_mismatch_until_it_reads_again():
+    p = Players(1, "simple", (1, 1))
+    try:
+        green = str(p.st.pawns[0])
+        p.drain()
+        p.ask({"op": "fault", "kind": "dead_sensor", "at": green, "ms": 3000})
+        p.wait(500)
+        assert [e["locations"] for e in events(p, "mismatch")] == [[green]]
+        assert p.view()["phase"] == "mismatch"
+        p.wait(3000)
+        assert [e["locations"] for e in events(p, "mismatch")] == [[]]
+        agrees(p)
+        p.play_to_end(agrees)
+    finally:
+        p.close()

@@ -103,6 +103,8 @@ class Referee:
         self.offsets = Offsets()
         self.st = new_game(tb, advanced, seats, active, [NONE] * tb.offer_size, 0)
         self.setup = True
+        for r in range(len(self.pad_kind)):
+            self.pad_kind[r] = NO_KIND  # cards left from before: lift them, then play
         self.offer_taps = []
         self._new_turn()
         self.moving = False
