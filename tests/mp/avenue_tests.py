@@ -156,3 +156,25 @@ def test_the_face_down_card_changes_no_output_byte():
         t.lines.append(json.dumps(ref.public_view()))
         outs.append(t.lines)
     check(outs[0] == outs[1] == outs[2], "outputs differ with the face-down card")
+
+
+def test_selftest_checks_every_reader_of_the_board():
+    from firmware import selftest
+    from host_tools.sim.avenue_world import AvenueWorld
+    import builtins
+    real_print = builtins.print
+    builtins.print = lambda *a, **kw: None
+    config = "hardware/variants/agent-avenue"
+    try:
+        AvenueWorld(5, config)
+        rep = selftest.run(config, SCRATCH)
+        check(rep["ok"], "good board: %r" % (rep["problems"],))
+        check(sorted(rep["occupied"]) == ["0", "7"], "the pawns at home: %r" % rep["occupied"])
+        w = AvenueWorld(6, config)
+        w.nfc.chips[1].powered = False  # the down reader's module is unplugged
+        w.nfc.chips[1].cs_pin = -1
+        rep = selftest.run(config, SCRATCH)
+    finally:
+        builtins.print = real_print
+    check(not rep["ok"] and len(rep["problems"]) == 1 and "reader down" in rep["problems"][0],
+          "a dead down reader: %r" % (rep["problems"],))
