@@ -232,6 +232,9 @@ def test_bad_console_commands_change_nothing():
             assert ans["ok"] is False and ans["error"] == kind, (cmd, ans)
             assert ans["reason"]
         assert p.view() == before
+        status = p.console({"op": "status"})
+        assert status["ok"] and status["game"] == "agent-avenue"
+        assert [r["reader"] for r in status["readers"]] == ["up", "down", "tap"]
     finally:
         p.close()
 

@@ -208,7 +208,7 @@ class Referee:
             if self.setup and (not st.advanced or st.offer[0] != NONE):
                 self.setup = False
                 self._turn_event()
-            if done and not self.setup:
+            elif done and not self.setup:
                 self._turn_event()  # the pawns stand where the turn's end left them
             if st.winner < 0 and st.phase == PLAY and not self.setup:
                 self._try_play()
@@ -355,7 +355,8 @@ class Referee:
         tb = self.tb
         st = self.st
         if want is None:
-            self._reject(TAP, "nothing to tap now")
+            self._reject(TAP, "the pawns first: the board shows where they go" if self.diff
+                         else "nothing to tap now")
         elif want == TAP_OFFER:
             if is_agent or c in self.offer_taps:
                 self._reject(TAP, "tap the %d black-market cards of the offer, each once"
