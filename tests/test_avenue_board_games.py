@@ -12,7 +12,8 @@ import os
 
 import pytest
 
-from host_tools.sim.avenue_players import Players, same_game
+from host_tools.sim.avenue_players import Players, same_game, public_of
+from shared_rules.protocol import Rules
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CARDS = json.load(open(os.path.join(ROOT, "shared_rules", "data", "agent-avenue-cards.json")))
@@ -58,9 +59,44 @@ def play(seed, mode, seats, **kw):
         assert len(ends) == 1 and ends[0]["winner"] == ("green", "blue")[st.winner]
         wins = [e for e in p.lines if e.get("event") == "win"]
         assert [w["side"] for w in wins] == [ends[0]["winner"]]
+        replayed(p)
         return p
     finally:
         p.close()
+
+
+def start_position(rec):
+    """The opening position of a record (agent-avenue-rules.md: pawns on their homes, 4 cards
+    per seat, the deck the rest, full discards: 4 alone, 2 in a team)."""
+    setup = BOARD["setup"]
+    seats = rec["seats"]
+    hands = dict((s, [setup["hand"]] * seats[s]) for s in seats)
+    discards = dict((s, [setup["discards_alone"] if seats[s] == 1 else setup["discards_team"]]
+                         * seats[s]) for s in seats)
+    pos = {"game": "agent-avenue", "mode": rec["mode"], "seats": seats, "active": rec["active"],
+           "phase": "play", "pawns": dict(BOARD["homes"]), "hands": hands,
+           "deck": 38 - setup["hand"] * rec["players"], "discards_left": discards}
+    if rec["mode"] == "advanced":
+        pos["offer"] = rec["offer"]
+        pos["market_deck"] = len(CARDS["market"]) - len(rec["offer"])
+        pos["ongoing"] = {"green": [], "blue": []}
+    return pos
+
+
+def replayed(p):
+    """The board's exported record, replayed through the rules protocol from its start, ends
+    in the players' own final position."""
+    rec = p.console({"op": "export"})["record"]
+    assert rec["format"] == "agentboard-record/1" and rec["game"] == "agent-avenue"
+    assert len(rec["turns"]) == p.decisions
+    rules = Rules()
+    pos = start_position(rec)
+    for turn in rec["turns"]:
+        ans = rules.handle({"op": "apply", "position": pos, "move": turn["move"]})
+        assert ans["ok"], (turn, ans)
+        pos = json.loads(json.dumps(ans["position"]))
+    want = json.loads(json.dumps(public_of(p.st)))
+    assert pos == want
 
 
 @pytest.mark.parametrize("seed,mode,seats,taken,end,also", GAMES)
