@@ -288,3 +288,40 @@ def test_a_dead_sensor_under_a_pawn_is_a_mismatch_until_it_reads_again():
         p.play_to_end(agrees)
     finally:
         p.close()
+
+
+def test_in_a_team_a_seat_discards_after_its_partner_played_face_up():
+    # seed 002, team variant: a player may discard "non importa se il tuo compagno ha già
+    # giocato una carta o meno"; the rules core counts it before the play
+    from shared_rules.avenue.apply import apply
+    from shared_rules.avenue import legality
+    p = Players(1, "simple", (2, 2))
+    try:
+        mv = until(p, M.PLAY)
+        side = p.st.active
+        partner = mv.down_seat
+        assert legality.may_discard(p.st, partner)
+        p.light_seat(mv.up_seat)
+        up = p.uid(TB.agent_names[mv.up])
+        p.put(up, "up")
+        p.press("confirm")  # the lit seat passes to the partner
+        p.lit = partner
+        hand = p.table.hand(side, partner)
+        gone = [a for a in hand if a != mv.down][0]
+        hand.remove(gone)
+        p.table.discarded.append(gone)
+        p.tap(p.uid(TB.agent_names[gone], (up,)))
+        discard = M.discard(partner)
+        p.st, evs = apply(p.st, discard)
+        p.table.follow(evs)
+        agrees(p)
+        assert p.view()["pads"]["up"] == TB.agent_names[mv.up]
+        p.put(p.uid(TB.agent_names[mv.down], (up,)), "down")
+        legality.check(p.st, mv)
+        p.st, evs = apply(p.st, mv)
+        p.table.follow(evs)
+        agrees(p)
+        assert p.view()["played"]["up_seat"] == mv.up_seat
+        p.play_to_end(agrees)
+    finally:
+        p.close()

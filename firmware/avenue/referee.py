@@ -61,6 +61,7 @@ class Referee:
         self.diff = []          # spaces whose sensor differs from the game (sorted)
         self.mismatched = False
         self.seat = 0           # the lit seat of a team: plays face up, discards, takes
+        self.up_seat = 0        # the seat whose card lies face up (set when it is put down)
         self.forced = False     # identical names declared for this play
         self.pad = [b"", b"", b""]        # UID on each pad
         self.pad_kind = bytearray([NO_KIND] * 3)
@@ -271,6 +272,7 @@ class Referee:
             return
         self.pad_kind[r] = c
         if r == UP:
+            self.up_seat = self.seat
             self.emit({"event": "card", "face": "up", "card": self.tb.agent_names[c],
                        "side": self.tb.sides[st.active], "seat": self.seat})
         else:
@@ -310,7 +312,10 @@ class Referee:
                         self.on_pad_off(r)
 
     def _down_seat(self):
-        return self.seat if self.st.seats[self.st.active] == 1 else 1 - self.seat
+        """In a team the partner of the seat that played face up (or of the lit seat, while
+        nothing lies face up) plays face down."""
+        up = self.up_seat if self.pad_kind[UP] != NO_KIND else self.seat
+        return up if self.st.seats[self.st.active] == 1 else 1 - up
 
     def _try_play(self):
         up = self.pad_kind[UP]
@@ -322,7 +327,7 @@ class Referee:
             self._reject(DOWN, "the two cards must bear different names; if every card in "
                                "the hand bears this name, hold confirm to say so")
             return
-        mv = M.play(up, down, self.seat, self._down_seat(), up == down)
+        mv = M.play(up, down, self.up_seat, self._down_seat(), up == down)
         del st
         self.played[UP] = self.pad[UP]
         self.played[DOWN] = self.pad[DOWN]
@@ -425,15 +430,16 @@ class Referee:
 
     # -- buttons ----------------------------------------------------------------------------
     def confirm(self):
-        """A short press: in a team, the lit seat passes to the partner (before a card of the
-        turn lies on a pad, or before the market card is tapped)."""
+        """A short press: in a team, the lit seat passes to the partner (in phase play until
+        the face-down card lies on its pad: a seat may discard after its partner played face
+        up; in the market until the card taken is tapped)."""
         st = self.st
         if st is None or st.winner >= 0:
             return False
         side = st.pending[0] if st.phase == MARKET else st.active
         if st.seats[side] < 2:
             return False
-        if st.phase == PLAY and self.pad[UP] == b"" and self.pad[DOWN] == b"" or \
+        if st.phase == PLAY and self.pad[DOWN] == b"" or \
                 st.phase == MARKET and self.mk[0] == NONE:
             self.seat = 1 - self.seat
             self.emit({"event": "seat", "side": self.tb.sides[side], "seat": self.seat})
