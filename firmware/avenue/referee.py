@@ -8,18 +8,16 @@
 # What stays secret: the face-down card is known here from the moment it lies on its pad, and
 # from then on nothing a player can read depends on it (console, LEDs, key order) until the
 # other side recruits. Discarded cards are tapped so the board counts them, and are never named.
-import json
-
 from shared_rules.errors import BadInput
 from shared_rules.avenue import tables, legality
 from shared_rules.avenue import move as M
 from shared_rules.avenue.apply import apply
-from shared_rules.avenue.state import new_game, PLAY, RECRUIT, MARKET, PHASES
+from shared_rules.avenue.state import PLAY, RECRUIT, MARKET, PHASES
 from shared_rules.avenue.tables import NONE
 from firmware.store import Offsets
+from firmware.avenue import record
 
-FORMAT = "agentboard-record/1"
-GAME = "agent-avenue"
+GAME = record.GAME
 UP = 0
 DOWN = 1
 TAP = 2
@@ -95,14 +93,11 @@ class Referee:
         the players tap it in during the setup)."""
         tb = self.tb
         advanced = mode == "advanced"
-        h = {"format": FORMAT, "game": GAME, "layout": GAME, "mode": mode,
-             "players": seats[0] + seats[1],
-             "seats": {tb.sides[0]: seats[0], tb.sides[1]: seats[1]},
-             "active": tb.sides[active]}
+        h = record.header(tb, mode, seats, active)
         self.store.new(h)
         self.header = h
         self.offsets = Offsets()
-        self.st = new_game(tb, advanced, seats, active, [NONE] * tb.offer_size, 0)
+        self.st = record.start(tb, h)
         self.setup = True
         for r in range(len(self.pad_kind)):
             self.pad_kind[r] = NO_KIND  # cards left from before: lift them, then play
@@ -115,16 +110,12 @@ class Referee:
             self._set_offer(offer)
         self._settle()
 
-    def _set_offer(self, offer, save=True):
-        st = self.st
+    def _set_offer(self, offer):
         tb = self.tb
-        for i in range(tb.offer_size):
-            st.offer[i] = offer[i]
-        st.market_deck = tb.nmarket - tb.offer_size
+        record.set_offer(tb, self.st, offer)
         names = [tb.market_names[c] for c in offer]
-        if save:
-            self.offsets.append(self.store.append({"offer": names}))
-            self.emit({"event": "offer", "offer": names})
+        self.offsets.append(self.store.append({"offer": names}))
+        self.emit({"event": "offer", "offer": names})
 
     def _new_turn(self):
         self.seat = 0
@@ -138,27 +129,11 @@ class Referee:
         header, offsets = self.store.load()
         if header is None or header.get("game") != GAME:
             return
-        tb = self.tb
-        seats = header["seats"]
         self.header = header
         self.offsets = offsets
-        st = new_game(tb, header["mode"] == "advanced",
-                      (seats[tb.sides[0]], seats[tb.sides[1]]),
-                      tb.side_index[header["active"]], [NONE] * tb.offer_size, 0)
+        st, n, offer = record.replay(self.tb, self.store, header, offsets)
         self.st = st
-        self.setup = True
-        for j in range(len(offsets)):
-            line = self.store.turn(offsets[j])
-            if "offer" in line:
-                self._set_offer([tb.market_index[c] for c in line["offer"]], False)
-                continue
-            self.setup = False
-            mv = M.from_json(tb, self.st, line["move"])
-            legality.check(self.st, mv)
-            self.st = apply(self.st, mv)[0]
-        st = self.st
-        if not st.advanced and self.setup and len(offsets):
-            self.setup = False
+        self.setup = n == 0  # until the pawns stand at home (and the offer is known)
         self._new_turn()
         if st.phase == RECRUIT and st.winner < 0:
             # the played cards still lie on their pads (the readers say so in a moment)
@@ -166,7 +141,7 @@ class Referee:
             self.resume_polls = RESUME_POLLS
             self.seen[UP] = self.seen[DOWN] = 0
         self.moving = True  # a move cut short: its pawns may still be on their way
-        self.emit({"event": "resumed", "decisions": len(offsets), "phase": PHASES[st.phase]})
+        self.emit({"event": "resumed", "decisions": n, "phase": PHASES[st.phase]})
         self._settle()
 
     # -- the sensors ------------------------------------------------------------------------
@@ -552,28 +527,8 @@ class Referee:
         return out
 
     def export_parts(self):
-        """The game record (docs/board-protocols.md, section 4) piece by piece."""
-        h = self.header
-        offer = None
-        yield '{"format": "%s", "game": "%s", "layout": "%s", "mode": %s, "players": %d, ' \
-              '"seats": %s, "active": %s' % (FORMAT, GAME, GAME, json.dumps(h["mode"]),
-                                             h["players"], json.dumps(h["seats"]),
-                                             json.dumps(h["active"]))
-        first = True
-        for j in range(len(self.offsets)):
-            line = self.store.turn(self.offsets[j])
-            if "offer" in line:
-                offer = line["offer"]
-                continue
-            if first:
-                yield ', "offer": %s, "turns": [' % json.dumps(offer)
-                first = False
-            else:
-                yield ", "
-            yield json.dumps(line)
-        if first:
-            yield ', "offer": %s, "turns": [' % json.dumps(offer)
-        yield "]}"
+        """The game record (docs/agent-avenue-board.md) piece by piece."""
+        return record.export_parts(self.store, self.header, self.offsets)
 
 
 def card_kinds(tb):
