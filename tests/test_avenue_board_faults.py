@@ -325,3 +325,28 @@ def test_in_a_team_a_seat_discards_after_its_partner_played_face_up():
         p.play_to_end(agrees)
     finally:
         p.close()
+
+
+def test_corrupted_reader_frames_are_never_taken_for_a_card():
+    p = Players(2, "simple", (1, 1))
+    try:
+        mv = until(p, M.PLAY)
+        p.drain()
+        p.ask({"op": "fault", "kind": "nfc_crc", "ms": 1500})
+        up = p.uid(TB.agent_names[mv.up])
+        p.ask({"op": "card", "uid": up, "reader": "up"})
+        p.wait(1000)
+        seen = p.drain()
+        assert not [e for e in seen if e.get("event") in ("card", "reject")], seen
+        assert p.view()["pads"]["up"] is None
+        p.wait(1000)  # the fault is over: the card is read as it is
+        cards = [e for e in p.drain() if e.get("event") == "card"]
+        assert [(c["face"], c["card"]) for c in cards] == [("up", TB.agent_names[mv.up])]
+        p.put(p.uid(TB.agent_names[mv.down], (up,)), "down")
+        from shared_rules.avenue.apply import apply
+        p.st, evs = apply(p.st, mv)
+        p.table.follow(evs)
+        agrees(p)
+        p.play_to_end(agrees)
+    finally:
+        p.close()
