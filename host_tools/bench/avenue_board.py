@@ -9,7 +9,8 @@
 2. Heap of whole games through the board's referee as .mpy (firmware/avenue over
    shared_rules/avenue, the store on flash, the LEDs drawn after every decision; no simulated
    hardware): the smallest -X heapsize=NwK each game completes in (N matches a 32-bit ESP32's
-   heap in KB), tried from the top down, and what importing the board's code keeps alive.
+   heap in KB), tried from the top down; what importing the board's code keeps alive, and
+   what the whole application keeps alive after boot with the deck enrolled.
 """
 import json
 import os
@@ -72,6 +73,10 @@ def report():
         rc, out = run_mp(dst, ["-c", HEAP_AFTER_IMPORT])
         print("2. Heap. Live after import (64-bit port, about half on an ESP32): %s"
               % out.strip())
+        rc, out = run_mp(dst, ["mp_avenue_board_heap.py"])
+        print("   The application after boot, step by step (the simulator's share taken off):")
+        for line in out.splitlines():
+            print("   " + line)
         print("   Smallest heap for one whole game through the board's referee, sizes tried "
               "from the top down:")
         for seed, mode, green, blue in GAMES:
