@@ -86,3 +86,15 @@ def test_the_power_budget_counts_every_reader(variant, boards):
 def test_a_board_with_one_reader_has_no_more_cs_role():
     pins = json.load(open(os.path.join(HERE, "..", "hardware", "pins.json")))
     assert all(path != "nfc.more_cs" for path, _, _ in data.gpio_uses(pins))
+
+
+def test_the_readme_carries_the_computed_power_budget(variant, boards):
+    text = power.render(power.budget(variant, boards=list(boards.values())))
+    table = []
+    for line in text.splitlines():
+        table.append(line)
+        if line.startswith("| **USB-C input"):
+            break
+    readme = open(os.path.join(HERE, "..", "hardware", "README.md"), encoding="utf-8").read()
+    section = readme[readme.index("## The Agent Avenue board"):]
+    assert "\n".join(table) in section
