@@ -126,3 +126,11 @@ def test_stickers_enrolled_on_the_console_and_the_offer_tapped_in():
     p = play(7, "advanced", (1, 1), enrol=True, offer_by_tap=True)
     offers = [e for e in p.lines if e.get("event") == "offer"]
     assert len(offers) == 1 and len(offers[0]["offer"]) == 3
+
+
+def test_the_demo_plays_a_whole_game(capsys):
+    from host_tools.sim import avenue_demo
+    assert avenue_demo.main(["--seed", "19", "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "puts a card face down" in out and "wins (" in out
+    assert "public view matched the players' own game" in out
