@@ -257,11 +257,16 @@ class Referee:
             self._try_play()
 
     def on_pad_off(self, r):
+        """The card on reader r was taken away."""
         had = self.pad[r]
         self.pad[r] = b""
         self.pad_kind[r] = NO_KIND
+        if had and r != TAP:
+            self._lifted(r)
+
+    def _lifted(self, r):
         st = self.st
-        if st is None or st.winner >= 0 or r == TAP or not had:
+        if st is None or st.winner >= 0:
             return
         if st.phase == RECRUIT:
             if self.taken < 0:
@@ -283,8 +288,7 @@ class Referee:
             if not self.resume_polls:
                 for r in (UP, DOWN):
                     if not self.seen[r]:
-                        self.pad[r] = b"x"  # it was there before the cut; now it is not
-                        self.on_pad_off(r)
+                        self._lifted(r)  # it lay there before the power cut; now it does not
 
     def _down_seat(self):
         """In a team the partner of the seat that played face up (or of the lit seat, while
@@ -297,13 +301,11 @@ class Referee:
         down = self.pad_kind[DOWN]
         if up == NO_KIND or down == NO_KIND:
             return
-        st = self.st
         if up == down and not self.forced:
             self._reject(DOWN, "the two cards must bear different names; if every card in "
                                "the hand bears this name, hold confirm to say so")
             return
         mv = M.play(up, down, self.up_seat, self._down_seat(), up == down)
-        del st
         self.played[UP] = self.pad[UP]
         self.played[DOWN] = self.pad[DOWN]
         if not self._commit(mv):
