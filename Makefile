@@ -18,7 +18,8 @@ help:
 	@echo "                the MicroPython unix port and the ESP32 stubs (idempotent)"
 	@echo "make sim        the main job: a whole game on the simulated board, the real firmware"
 	@echo "                refereeing (GAME=agent-dog|dog|dog-royal PLAYERS=2..6 SEED=n, BOARD from"
-	@echo "                the game and players unless given); make demo: the rules core alone"
+	@echo "                the game and players unless given); make demo: the rules core alone;"
+	@echo "                GAME=agent-avenue [MODE=simple|advanced]: the Agent Avenue board"
 	@echo "make test       type-check device code against the ESP32 stubs, then all test suites"
 	@echo "                (installs Debian's chromium for the browser tests if missing)"
 	@echo "make bench      benchmarks (prints figures; needs valgrind, installed on demand)"
@@ -38,8 +39,13 @@ $(STUBS): $(STAMP)
 	@touch $@
 
 sim: setup
+ifeq ($(GAME),agent-avenue)
+	$(PY) -m host_tools.sim.avenue_demo --players $(or $(PLAYERS),2) --seed $(or $(SEED),1) \
+	    --mode $(or $(MODE),advanced)
+else
 	$(PY) -m host_tools.sim.demo --players $(or $(PLAYERS),4) --seed $(or $(SEED),1) \
 	    --game $(or $(GAME),agent-dog) $(if $(BOARD),--board $(BOARD))
+endif
 
 demo: setup
 	$(PY) -m shared_rules demo $(or $(SEED),1) $(or $(PLAYERS),4)

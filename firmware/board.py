@@ -85,6 +85,16 @@ class Board:
         self.nfc = MFRC522(spi, machine.Pin(nfc["cs"], machine.Pin.OUT, value=1),
                            machine.Pin(nfc["rst"], machine.Pin.OUT, value=1))
         self.cards = CardReader(self.nfc)
+        # further readers on the same bus (nfc.more_cs, named by nfc.readers): each MFRC522 is
+        # set up after the last pulse of the shared reset line, which clears every chip
+        self.readers = [self.cards]
+        self.reader_names = nfc.get("readers", ["cards"])
+        rst = self.nfc.rst
+        for cs in nfc.get("more_cs", ()):
+            self.readers.append(CardReader(MFRC522(spi, machine.Pin(cs, machine.Pin.OUT, value=1),
+                                                   rst)))
+        for r in self.readers[:-1]:
+            r.chip.init()
         led = pins["leds"]
         power = pins["power"]
         np = neopixel.NeoPixel(machine.Pin(led["pin"], machine.Pin.OUT), led["count"])

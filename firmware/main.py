@@ -21,5 +21,5 @@ if ready:
         print("agentboard: safe boot (back held at power-up): application not started; "
               "the REPL and mpremote are available")
     else:
-        from firmware import app
-        app.main()
+        from firmware import launch
+        launch.main()

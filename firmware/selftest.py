@@ -17,11 +17,16 @@ def run(config_dir="config", data_dir="."):
         report["ok"] = False
         report["problems"].append(what)
 
-    v = board.nfc.version()
-    report["nfc_version"] = "0x%02x" % v
-    if v not in (0x91, 0x92):
-        problem("card reader: VersionReg reads 0x%02x, an MFRC522 answers 0x91 or 0x92: check "
-                "SPI wiring (SCK, MOSI, MISO, CS) and 3.3 V" % v)
+    readers = getattr(board, "readers", [board.cards])
+    for j in range(len(readers)):
+        v = readers[j].chip.version()
+        if j == 0:
+            report["nfc_version"] = "0x%02x" % v
+        if v not in (0x91, 0x92):
+            # a board with several readers names the one (its chip select differs)
+            problem("card reader%s: VersionReg reads 0x%02x, an MFRC522 answers 0x91 or 0x92: "
+                    "check SPI wiring (SCK, MOSI, MISO, CS) and 3.3 V" % (
+                        "" if len(readers) == 1 else " " + board.reader_names[j], v))
     board.scanner.settle(8)
     mid = calibration.MID
     for i in range(board.scanner.n):

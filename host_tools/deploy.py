@@ -23,13 +23,15 @@ from concurrent.futures import ThreadPoolExecutor
 from host_tools import paths, ports
 
 ROOT = paths.CODE
-PACKAGES = ("shared_rules", "firmware", "firmware/hal")
-HOST_ONLY = ("shared_rules/__main__.py", "firmware/main.py")
+PACKAGES = ("shared_rules", "firmware", "firmware/hal", "shared_rules/avenue", "firmware/avenue")
+HOST_ONLY = ("shared_rules/__main__.py", "firmware/main.py", "shared_rules/avenue/__main__.py")
 CONFIG = ("pins.json", "sensors.json", "leds.json")
 VARIANT = "variant.json"
 DEFAULT_BOARD = "agent-dog-4"
 # what the firmware reads from variant.json (firmware/board.py); the kit and reasons stay here
-VARIANT_KEYS = ("format", "name", "layout", "ranked_pieces")
+VARIANT_KEYS = ("format", "name", "layout", "ranked_pieces", "app", "pawns")
+# a board of a game that is not a track game: the rules core's data files its game reads
+RULES_DATA = {"agent-avenue": ("agent-avenue-board", "agent-avenue-cards")}
 OWNED = ("firmware", "shared_rules", "config")  # folders whose files deploy manages
 ROOT_FILES = ("main.py", "version.json")
 STAGE = ".deploy"
@@ -231,6 +233,9 @@ def data_names(layout):
     played on it (variant.py's table), never another board's."""
     from shared_rules import variant
     names = {layout}
+    own = RULES_DATA.get(layout)
+    if own is not None:  # a game on a board of its own (Agent Avenue): its rules' data
+        return sorted(n + ".json" for n in own)
     for g in variant.names():
         if layout in variant.boards(g).values():
             names.add(variant.variant_class(g).cards_name)
@@ -262,6 +267,18 @@ def build(mpy_cross=None, compiler=None, board=DEFAULT_BOARD):
     with open(os.path.join(ROOT, "firmware", "main.py"), "rb") as f:
         files["main.py"] = f.read()
     return stamp(files)
+
+
+def variant_maps(board):
+    """The folder of a board variant's maps (hardware/variants/BOARD/variant.json says)."""
+    folder = os.path.join(paths.HARDWARE, "variants", board)
+    try:
+        with open(os.path.join(folder, "variant.json")) as f:
+            maps = json.load(f).get("maps", ".")
+    except OSError:
+        raise DeployError("unknown board %r: there is no hardware/variants/%s/variant.json"
+                          % (board, board))
+    return os.path.normpath(os.path.join(folder, maps))
 
 
 def stamp(files):

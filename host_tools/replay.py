@@ -192,6 +192,12 @@ def replay(path):
     """Every line of the replay of the record at path, after the whole record was checked;
     RecordError names what is wrong."""
     rec = read(path)
+    if type(rec) is dict and rec.get("format") == FORMAT and rec.get("game") == "agent-avenue":
+        from host_tools import avenue_replay  # a game of its own engine and record
+        try:
+            return avenue_replay.replay_record(rec, path)
+        except avenue_replay.RecordError as e:
+            raise RecordError(str(e))
     steps = _steps(rec, path)
     start = next(steps)
     lines = ["%s, %d players (%s), %s deals" % (start.game.title, rec["players"],

@@ -29,6 +29,7 @@ SHIFTER_USED = "1"
 SHIFTER_SPARE = ("2", "3", "4")
 NFC_PINS = (("SDA", "nfc.cs"), ("SCK", "nfc.sck"), ("MOSI", "nfc.mosi"), ("MISO", "nfc.miso"),
             ("RST", "nfc.rst"))
+MORE_CS_ROLE = "nfc.more_cs"
 BUZZER_ROLE = "buzzer.pin"
 LED_ROLE = "leds.pin"
 BUTTON_ROLES = ("buttons.confirm", "buttons.back")
@@ -250,6 +251,16 @@ def build_main(variant, library=None):
     board.connect(nfc, "GND", GND)
     board.connect(nfc, "3.3V", V3_ESP)
     two_pin(board, "c_nfc", V3_ESP, GND)
+    # Further readers on the same bus (nfc.more_cs): the same cable, each its own chip select.
+    for cs in nets.get(MORE_CS_ROLE, ()):
+        more = board.place("nfc_header")
+        board.connectors.append((more, "RC522 module on " + cs))
+        for pin_name, role in NFC_PINS:
+            board.connect(more, pin_name, cs if role == "nfc.cs" else nets[role][0])
+        board.nc(pin_of(more, "IRQ"))
+        board.connect(more, "GND", GND)
+        board.connect(more, "3.3V", V3_ESP)
+        two_pin(board, "c_nfc", V3_ESP, GND)
 
     # Buttons to GND (the ESP32's internal pull-ups).
     for role in BUTTON_ROLES:

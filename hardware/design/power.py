@@ -75,7 +75,9 @@ def budget(variant, library=None, boards=None):
         if n.get(mod.get("plugs_into")):
             if "supply" in mod:
                 s = mod["supply"]
-                lines.append(Line(mod["value"], 1, s["rail"], s["typ_ma"], s["max_ma"],
+                q = n[mod["plugs_into"]]    # one module per header it plugs into
+                label = mod["value"] if q == 1 else "%s x %d" % (mod["value"], q)
+                lines.append(Line(label, q, s["rail"], q * s["typ_ma"], q * s["max_ma"],
                                   s["source"]))
             if "converter" in mod:
                 converters.append((mod["value"], mod["converter"]))

@@ -3,7 +3,7 @@ import shutil
 import sys
 import tempfile
 
-from host_tools.bench import rules, avenue, hardware, deploy, lights, sensing
+from host_tools.bench import rules, avenue, avenue_board, hardware, deploy, lights, sensing
 from host_tools.bench.common import build_device_tree
 
 
@@ -27,6 +27,8 @@ def main():
         deploy.report()
         print()
         lights.report(dst)
+        print()
+        avenue_board.report()
     finally:
         shutil.rmtree(dst, ignore_errors=True)
 

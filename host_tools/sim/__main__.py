@@ -7,7 +7,9 @@ import argparse
 import sys
 
 from host_tools.sim.server import BOARDS, Sim, SimError, serve_lines
+from host_tools.sim import worlds
 from shared_rules import variant
+
 
 
 def main(argv=None):
@@ -17,9 +19,9 @@ def main(argv=None):
                     help="control channel on stdin/stdout (agentboard sim draws the board in a browser)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the simulated hardware")
     ap.add_argument("--flash", help="folder that keeps the device's files between runs")
-    ap.add_argument("--game", choices=variant.names(),
+    ap.add_argument("--game", choices=variant.names() + sorted(worlds.GAME_BOARDS),
                     help="the game whose deck the simulator holds (default: the board's first)")
-    ap.add_argument("--board", choices=BOARDS,
+    ap.add_argument("--board", choices=BOARDS + sorted(worlds.GAME_BOARDS.values()),
                     help="the board variant (default: the game's smallest board, or the Agent "
                     "DOG board)")
     args = ap.parse_args(argv)

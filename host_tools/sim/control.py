@@ -129,13 +129,17 @@ class Control:
             w.slide(req["piece"], req["path"], req.get("upside_down", False))
             self.reply({"ok": True})
         elif op == "card":
-            if "uid" in req:
-                w.card(req["uid"])
+            uid = req["uid"] if "uid" in req else w.card_of_kind(req["card"])
+            if "reader" in req:
+                w.card(uid, req["reader"])  # a board with several readers
             else:
-                w.card(w.card_of_kind(req["card"]))
+                w.card(uid)
             self.reply({"ok": True})
         elif op == "card_off":
-            w.card_off()
+            if "reader" in req:
+                w.card_off(req["reader"])
+            else:
+                w.card_off()
             self.reply({"ok": True})
         elif op == "press":
             w.press(req["button"], req.get("ms", 100))

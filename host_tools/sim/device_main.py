@@ -12,10 +12,10 @@ CARDS = sys.argv[4] if len(sys.argv) > 4 else None
 sys.path.insert(0, ROOT + "/host_tools/sim/device")
 sys.path.insert(1, ROOT)
 
-from host_tools.sim.world import World  # noqa: E402
+from host_tools.sim import worlds  # noqa: E402
 from host_tools.sim.control import Control  # noqa: E402
 
-world = World(SEED, config=CONFIG, cards=CARDS)
+world = worlds.make(CONFIG, SEED, CARDS)
 ctl = Control(world)
 world.advance_us(0)  # take requests (a power-on restores the world first) before booting
 
@@ -28,6 +28,6 @@ if safeboot.requested(CONFIG):
     ctl.write('{"event": "safe_boot"}')
     while True:
         world.advance_us(1000000)
-from firmware import app  # noqa: E402
+from firmware import launch  # noqa: E402
 
-app.main(CONFIG, ".", write=ctl.write, inp=ctl, write_parts=ctl.write_parts)
+launch.main(CONFIG, ".", write=ctl.write, inp=ctl, write_parts=ctl.write_parts)

@@ -10,8 +10,8 @@ import subprocess
 import tempfile
 
 from host_tools import paths
-from host_tools.sim import requests
-from host_tools.sim.world import World, SimError as WorldError
+from host_tools.sim import requests, worlds
+from host_tools.sim.world import SimError as WorldError
 
 ROOT = paths.CODE
 MARK = "@sim "
@@ -83,13 +83,20 @@ class Sim:
         self.seed = seed
         self.flash = flash or tempfile.mkdtemp(prefix="agentboard-flash-")
         os.makedirs(self.flash, exist_ok=True)
-        board, self.cards = board_and_cards(board, game, players)
+        if board is None and game in worlds.GAME_BOARDS:
+            board = worlds.GAME_BOARDS[game]  # a game played on a board of its own
+        if board in worlds.GAME_BOARDS.values():
+            self.cards = None
+            self.config = config or variant_maps(board)
+        else:
+            board, self.cards = board_and_cards(board, game, players)
+            self.config = config or (board_config(board) if board else paths.HARDWARE)
         self.board = board or "agent-dog-4"
-        self.config = config or (board_config(board) if board else paths.HARDWARE)
+        self.game = game
         self.heap_kw = heap_kw
         self.proc = None
         # the physical board, which outlives the device
-        self.mirror = World(seed, config=self.config, cards=self.cards)
+        self.mirror = worlds.make(self.config, seed, self.cards)
         self.booted = False
         self.stray = []  # device output that was not an answer (prints, tracebacks)
         self.console = []  # console lines of the firmware, until a `console` request
@@ -230,6 +237,17 @@ class Sim:
         return ans
 
 
+def variant_maps(board):
+    """The folder with a board variant's maps (and its variant.json)."""
+    folder = os.path.join(paths.HARDWARE, "variants", board)
+    try:
+        with open(os.path.join(folder, "variant.json")) as f:
+            maps = json.load(f).get("maps", ".")
+    except OSError:
+        raise SimError("unknown board %r: no hardware/variants/%s/variant.json" % (board, board))
+    return os.path.normpath(os.path.join(folder, maps))
+
+
 def power_and_deck(dev, req):
     """The answer to the requests every simulated device takes the same way (power_cut,
     power_on, deck), or None for the others. dev has power_cut(), power_on() and the host's
@@ -301,7 +319,13 @@ def mirror_hand(m, req):
     elif op == "slide":
         m.place(req["piece"], req["path"][-1], req.get("upside_down", False))
     elif op == "card":
-        m.card(req["uid"] if "uid" in req else m.card_of_kind(req["card"]))
+        uid = req["uid"] if "uid" in req else m.card_of_kind(req["card"])
+        if "reader" in req:
+            m.card(uid, req["reader"])
+        else:
+            m.card(uid)
+    elif "reader" in req:
+        m.card_off(req["reader"])
     else:
         m.card_off()
 

