@@ -19,19 +19,27 @@ def builds():
 
 def test_the_board_build_carries_its_maps_and_application(builds):
     dog, avenue = builds
-    for name in ("pins.json", "sensors.json", "leds.json", "variant.json"):
+    for name in ("pins.json", "sensors.json", "leds.json"):
         with open(os.path.join(VARIANT, name), "rb") as f:
             assert avenue["config/" + name] == f.read(), name
-    assert json.loads(avenue["config/variant.json"])["app"] == "firmware.avenue.app"
+    with open(os.path.join(VARIANT, "variant.json")) as f:
+        design = json.load(f)
+    device = json.loads(avenue["config/variant.json"])  # the part of it the firmware reads
+    assert device["app"] == "firmware.avenue.app" == design["app"]
+    assert (device["layout"], device["pawns"]) == ("agent-avenue", design["pawns"])
     for mod in ("firmware/launch.mpy", "firmware/avenue/app.mpy", "firmware/avenue/referee.mpy",
                 "firmware/avenue/lights.mpy", "shared_rules/avenue/apply.mpy"):
-        assert mod in avenue and mod in dog, mod
+        assert mod in avenue, mod
     assert "shared_rules/avenue/__main__.mpy" not in avenue  # the rules' command line: host only
-    assert "config/variant.json" not in dog
+    assert "app" not in json.loads(dog["config/variant.json"])  # firmware/app.py's board
+    # each board carries the rules data of its own games only
+    assert sorted(p for p in avenue if p.startswith("shared_rules/data/")) == [
+        "shared_rules/data/agent-avenue-board.json", "shared_rules/data/agent-avenue-cards.json"]
+    assert not any("avenue" in p for p in dog if p.startswith("shared_rules/data/"))
     assert dog["config/pins.json"] != avenue["config/pins.json"]
     assert dog["version.json"] != avenue["version.json"]  # two builds, two versions
 
 
 def test_an_unknown_board_is_refused_with_a_reason():
-    with pytest.raises(dp.DeployError, match="no hardware/variants/nope"):
+    with pytest.raises(dp.DeployError, match="'nope' is not a board variant"):
         dp.build(board="nope")

@@ -57,6 +57,7 @@ class Bus:
 
 
 class AvenueWorld(W.World):
+    ranked = False  # two pawns: nothing to calibrate for ranks
     def __init__(self, seed=1, folder=VARIANT):
         W._current[0] = self
         self.rng = Rng(seed)
@@ -84,19 +85,27 @@ class AvenueWorld(W.World):
         # pawns: the pole facing down is the variant's: reads "upside_down" = north down
         self.pieces = {}
         self.polarity = {}
+        self.magnet = {}  # field factor per piece: every pawn's magnet is the same
         self.on = [None] * n
         pawns = self.variant["pawns"]
         for name in sorted(pawns):
             self.pieces[name] = [-1, False]
             self.polarity[name] = -1.0 if pawns[name]["reads"] == "upside_down" else 1.0
+            self.magnet[name] = 1.0
             self._put(name, self.index[pawns[name]["start"]], False)
         self.select = 0
         self.select_bits = {}
         sel = self.pins["mux"]["select"]
         for b in range(len(sel)):
             self.select_bits[sel[b]] = b
+        # one bank of multiplexers, no enable lines (World models the DOG boards' two banks)
+        self.bank_bits = {}
+        self.bank_on = []
+        self.switched_us = 0
+        self.last_sensor = {}
         self.adc_mux = {}
         adc = self.pins["mux"]["adc"]
+        self.nadc = len(adc)
         for m in range(len(adc)):
             self.adc_mux[adc[m]] = m
         self.faults = []
