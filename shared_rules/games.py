@@ -3,7 +3,7 @@
 # `game(name)` factory returning an object that answers `handle(op, req)` with the protocol's
 # answer dict, raising BadInput for bad input. Modules are imported only when a game is first
 # asked for, so a device running one game never loads the others' code.
-from shared_rules.errors import BadInput
+from shared_rules.errors import BadInput, shown
 
 DEFAULT = "agent-dog"
 _MODULES = {
@@ -25,7 +25,8 @@ def name_of(position):
         return DEFAULT
     name = position.get("game", DEFAULT)
     if type(name) is not str or name not in _MODULES:
-        raise BadInput("bad_request", "unknown game %r; games are %s" % (name, ", ".join(names())))
+        raise BadInput("bad_request", "unknown game %s; games are %s" % (shown(name), ", ".join(
+            names())))
     return name
 
 

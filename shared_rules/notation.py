@@ -3,7 +3,7 @@ from shared_rules import movegen, split
 from shared_rules.apply import illegal
 from shared_rules.move import Move
 from shared_rules.cards import STEPS, SWAP, SPLIT, MAGNET, SWAP_OWN
-from shared_rules.errors import BadInput
+from shared_rules.errors import BadInput, shown
 
 
 def bad_request(reason):
@@ -13,7 +13,7 @@ def bad_request(reason):
 def card_index(cards, name):
     k = cards.index.get(name, -1) if type(name) is str else -1
     if k < 0:
-        raise bad_request("unknown card %r; cards are %s" % (name, ", ".join(cards.names)))
+        raise bad_request("unknown card %s; cards are %s" % (shown(name), ", ".join(cards.names)))
     return k
 
 
@@ -95,7 +95,7 @@ def from_json(st, obj):
             raise bad_request("each path segment is [from, to]")
         for v in seg:
             if lay.parse_loc(v) < 0:
-                raise bad_request("%r is not a location" % (v,))
+                raise bad_request("%s is not a location" % shown(v))
     if act == STEPS or act == MAGNET:
         if len(path) != 1:
             raise illegal("%s moves one piece: the path has one segment" % cards.names[e])
@@ -115,7 +115,7 @@ def _meet(lay, meet):
         raise bad_request("'meet' lists meeting points in the order they are carried out")
     for m in meet:
         if type(m) is not int or not 0 <= m < lay.n or not lay.meeting[m]:
-            raise bad_request("'meet': %r is not a meeting point" % (m,))
+            raise bad_request("'meet': %s is not a meeting point" % shown(m))
     return meet
 
 
@@ -125,14 +125,14 @@ def _jump(st, obj):
     if j is None or not st.game.ranked:
         return 0
     if type(j) is not int or not 0 <= j < st.lay.n or not st.lay.special[j]:
-        raise bad_request("'jump': %r is not a special space" % (j,))
+        raise bad_request("'jump': %s is not a special space" % shown(j))
     return movegen.JUMP * (j + 1)
 
 
 def _piece_at(st, value):
     loc = st.lay.parse_loc(value)
     if loc < 0:
-        raise bad_request("%r is not a location" % (value,))
+        raise bad_request("%s is not a location" % shown(value))
     p = st.at(loc)
     if p < 0:
         raise illegal("there is no piece on %s" % (value,))
@@ -154,8 +154,8 @@ def _from_start_area(st, loc, rank):
     for p in waiting:
         if game.rank_name(p) == rank:
             return p
-    raise illegal("%s's %r is not in its start area (waiting: %s)" % (
-        lay.colours[c], rank, ", ".join([game.rank_name(p) for p in waiting])))
+    raise illegal("%s's %s is not in its start area (waiting: %s)" % (
+        lay.colours[c], shown(rank), ", ".join([game.rank_name(p) for p in waiting])))
 
 
 def _split_code(st, e, path):

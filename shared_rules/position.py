@@ -1,7 +1,7 @@
 # The protocol's POSITION (JSON value) to and from a State, with every check that makes a
 # position one that can exist. Errors are raised as BadInput with the protocol's error kind.
 from shared_rules.state import State
-from shared_rules.errors import BadInput
+from shared_rules.errors import BadInput, shown
 from shared_rules import variant
 
 
@@ -12,7 +12,7 @@ def bad(reason):
 def _colour(lay, name, what):
     c = lay.cidx.get(name, -1) if type(name) is str else -1
     if c < 0:
-        raise bad("%s: %r is not a colour" % (what, name))
+        raise bad("%s: %s is not a colour" % (what, shown(name)))
     return c
 
 
@@ -28,8 +28,8 @@ def game_of(obj):
     (default: the game's board for its number of players)."""
     name = obj.get("game", variant.DEFAULT)
     if type(name) is not str or name not in variant.names():
-        raise BadInput("bad_request", "unknown game %r; track games are %s" % (
-            name, ", ".join(variant.names())))
+        raise BadInput("bad_request", "unknown game %s; track games are %s" % (
+            shown(name), ", ".join(variant.names())))
     players = obj["players"]
     if type(players) is not int or variant.board_for(name, players) is None:
         raise bad("players must be one of %s" % sorted(variant.boards(name)))
@@ -76,7 +76,7 @@ def parse(obj, game=None):
     if last is not None:
         k = cards.index.get(last, -1) if type(last) is str else -1
         if k < 0:
-            raise bad("last_card: %r is not a card" % (last,))
+            raise bad("last_card: %s is not a card" % shown(last))
         if cards.names[k] == "copy":
             raise bad("last_card is never 'copy': a copy records the card it copied")
         st.last_card = k
@@ -87,7 +87,7 @@ def parse(obj, game=None):
     if left is not None:
         if type(left) is not dict:
             raise bad("cards_left must be an object")
-        for name in left:
+        for name in sorted(left):  # sorted: the first bad entry is the same on both interpreters
             c = _seat(st, name, "cards_left")
             v = left[name]
             if type(v) is not int or not 0 <= v <= most:
@@ -107,7 +107,9 @@ def _parse_pieces(st, pieces):
     lay = st.lay
     if type(pieces) is not dict:
         raise bad("pieces must be an object of colour: [4 locations]")
-    for name in pieces:
+    # in sorted order: MicroPython walks a dict's keys in the order of its hash table, so the
+    # first bad entry, which the reason names, would differ between the interpreters
+    for name in sorted(pieces):
         c = _colour(lay, name, "pieces")
         locs = pieces[name]
         if type(locs) is not list or len(locs) != lay.ppc:
@@ -120,7 +122,7 @@ def _parse_pieces(st, pieces):
         for i in range(lay.ppc):
             loc = lay.piece_loc(c, locs[i])
             if loc < 0:
-                raise bad("%s piece %r: no such location" % (name, locs[i]))
+                raise bad("%s piece %s: no such location" % (name, shown(locs[i])))
             if loc < lay.nboard and st.board[loc]:
                 raise bad("two pieces on %s" % lay.loc_json(loc))
             st.put(c * lay.ppc + i, loc)

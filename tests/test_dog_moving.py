@@ -289,3 +289,49 @@ def test_no_holes_no_undercover_no_meeting_points_in_dog(both):
     assert new["cards_left"]["red"] == 4
     # a blue piece on the Agent DOG hole 12 is an ordinary blue piece: red cannot move it
     assert outcomes(both, position(red=[30], blue=[12]), "5") == {(30, 35)}
+
+
+# -- the seed's worked example and the unranked pieces ----------------------------------------
+
+def test_the_seeds_example_green_holds_a_4_a_1_7_and_a_magnet(both):
+    # DE "Beispiel": "Der grüne Spieler besitzt als Handkarten eine 4, eine 1-7 und einen
+    # Magneten. Er könnte mit der hinteren Figur (A) und der 1-7 oder dem Magneten bis auf das
+    # schwarze Feld hinter die rote Figur vorrücken oder mit der 1-7 sechs Felder vorwärts gehen
+    # und die rote Figur schlagen. Andererseits könnte er mit der 1-7 die Figur B ein Feld
+    # vorrücken um im Ziel die Lücke zu füllen. Etwas risikoreicher wäre es, mit der 4 die Figur
+    # C vier Felder zurückzuziehen (auf das Feld vor der roten Figur), um in der nächsten Runde
+    # dann mit der 1-7 ins Ziel zu ziehen. Dann bestünde aber die Gefahr, dass der rote Spieler
+    # mit einer 1/11 oder einer 1-7 die Figur C schlagen könnte." The picture is lost; a board
+    # that fits the text: red on 27, green A on 21 (six behind it), C on green's start 32 (four
+    # back is 28, the space ahead of red), B on h2 with h3 the gap and green's fourth on h4.
+    pos = position(to_move="green", red=[27], green=[21, "h2", 32, "h4"])
+    assert outcomes(both, pos, "1-7") == (
+        steps(21, range(1, 8))                       # 26: behind red; 27: takes red
+        | {("green:h2", "green:h3")}                  # B fills the gap (h4 is taken)
+        | steps(32, range(1, 8)))                     # C: never home straight from its start
+    assert outcomes(both, pos, "magnet") == {(21, 26),  # A up behind red
+                                             (32, 20)}  # C: the next piece ahead is A on 21
+    assert outcomes(both, pos, "4") == {(21, 25), (21, 17), (32, 36), (32, 28)}
+    new, events = applied(both, pos, move("1-7", 21, 27))   # six forward takes red
+    same_events(events, [mv(21, 27), cap(27, "red")])
+    new, events = applied(both, pos, move("4", 32, 28))     # C four back, ahead of red
+    assert events == [mv(32, 28)]
+    # the risk: red takes C with the 1 of a 1/11 or of a 1-7
+    red_turn = dict(new, to_move="red")
+    assert (27, 28) in outcomes(both, red_turn, "1/11")
+    assert (27, 28) in outcomes(both, red_turn, "1-7")
+    _, events = applied(both, red_turn, move("1/11", 27, 28))
+    same_events(events, [mv(27, 28), cap(28, "green")])
+    # or, next round, C goes home with the 1-7: 29 30 31 32 h1 (h2 is B's)
+    assert (28, "green:h1") in outcomes(both, dict(new, to_move="green"), "1-7")
+
+
+def test_in_dog_the_pieces_carry_no_rank(both):
+    # DE "Spielvorbereitung": "Die Spieler stellen ihre Spielfiguren mit der bedruckten Seite
+    # nach unten (die bedruckte Seite wird für die „Royal“-Regel benötigt und bleibt ansonsten
+    # verdeckt)": in `dog` the list order means nothing. Red's last-listed piece passes blue's
+    # first-listed one, which in `dog-royal` (a jester and a king) it could not.
+    pos = position(red=["start", "start", "start", 10], blue=[12])
+    assert outcomes(both, pos, "5") == {(10, 15)}
+    royal_pos = dict(pos, game="dog-royal")
+    assert outcomes(both, royal_pos, "5") == set()

@@ -488,3 +488,30 @@ def test_hints_for_swap_and_for_a_jesters_short_move(both):
     assert hints(both, pos, "swap") == ([10], {"10": [20, 30]})
     assert hints(both, royal(red=rk(jester=61)), "8") == (
         [61], {"61": [5, "red:h3", "red:h4"]})
+
+
+# -- rules of the seed no other test here pins -----------------------------------------------
+
+def test_a_knight_with_the_magnet_stops_behind_a_start_blocker(both):
+    # DE "Ritter": "Alle anderen Figuren auf dem Startfeld können vom Ritter mit beliebigen
+    # anderen blauen und roten Karten (Ausnahme: Magnet) übersprungen werden." Red knight 10,
+    # blue jester blocking on blue's 16: the 1-7 takes the knight past it (17) but never onto
+    # it; the magnet draws it up to 15, directly behind the blocker, and no further.
+    pos = royal(red=knight_only(10), blue=rk(jester=16))
+    assert outcomes(both, pos, "1-7") == {(10, 11), (10, 12), (10, 13), (10, 14), (10, 15),
+                                          (10, 17)}
+    assert outcomes(both, pos, "magnet") == {(10, 15)}
+
+
+def test_the_royal_start_is_made_once_not_at_each_round(both):
+    # DE "Royal": "Diesen Sonderstart gibt es nur zu Spielbeginn – nicht vor jeder neuen
+    # Runde." and "Es werden zu Rundenbeginn immer 5 Karten ausgeteilt." Red plays the last
+    # card of the round: the new round deals 5 cards each and puts no piece on a start space.
+    pos = royal(red=rk(jester=20), blue=rk(knight=30), dealer="red", last_card="9",
+                cards_left={"red": 1, "blue": 0, "green": 0, "yellow": 0})
+    new, events = applied(both, pos, move("5", 20, 25))
+    assert events[-1] == {"type": "round_end", "dealer": "blue"}
+    assert new["cards_left"] == {"red": 5, "blue": 5, "green": 5, "yellow": 5}
+    assert new["pieces"]["red"] == ["start", "start", "start", 25]
+    assert new["pieces"]["blue"] == ["start", 30, "start", "start"]
+    assert new["pieces"]["green"] == ["start"] * 4 and new["pieces"]["yellow"] == ["start"] * 4

@@ -107,3 +107,74 @@ def test_nth_move_walks_the_same_list_as_legal_moves():
                 assert (m.a, m.b, m.meet) == (full[i].a, full[i].b, full[i].meet)
                 checked += 1
     assert checked > 50
+
+
+# -- reasons that quote a request's value (regressions found by a wide parity run) ------------
+# MicroPython walks a dict in the order of its hash table, CPython in the order it was written:
+# a reason that printed a JSON object with %r, or named the first bad entry of an object, read
+# differently on the two interpreters. The objects below are written with their keys out of
+# sorted order, so both old behaviours fail here.
+
+ODD = {"zeta": 1, "alpha": [2, {"y": 0, "b": 1}], "mid": 3}
+ODD_SHOWN = "{'alpha': [2, {'b': 1, 'y': 0}], 'mid': 3, 'zeta': 1}"
+
+
+def _dog_pos(**fields):
+    pos = {"game": "dog-royal", "players": 2, "to_move": "red",
+           "pieces": {"red": [10, "start", "start", "start"], "green": ["start"] * 4}}
+    pos.update(fields)
+    return pos
+
+
+def _with_piece(value):
+    pos = _dog_pos()
+    pos["pieces"]["red"] = [value, "start", "start", "start"]
+    return pos
+
+
+QUOTED = [
+    ({"op": "legal", "position": _dog_pos(game=ODD), "card": "5"}, "unknown game " + ODD_SHOWN),
+    ({"op": "legal", "position": _dog_pos(), "card": ODD}, "unknown card " + ODD_SHOWN),
+    ({"op": "legal", "position": _dog_pos(last_card=ODD), "card": "5"},
+     "last_card: %s is not a card" % ODD_SHOWN),
+    ({"op": "legal", "position": _dog_pos(to_move=ODD), "card": "5"},
+     "to_move: %s is not a colour" % ODD_SHOWN),
+    ({"op": "legal", "position": _dog_pos(out=[ODD]), "card": "5"},
+     "out: %s is not a colour" % ODD_SHOWN),
+    ({"op": "legal", "position": _with_piece(ODD), "card": "5"},
+     "red piece %s: no such location" % ODD_SHOWN),
+    ({"op": "apply", "position": _dog_pos(), "move": {"card": "5", "path": [[ODD, 15]]}},
+     "%s is not a location" % ODD_SHOWN),
+    ({"op": "apply", "position": _dog_pos(), "move": {"card": "swap", "swap": [10, ODD]}},
+     "%s is not a location" % ODD_SHOWN),
+    ({"op": "apply", "position": _dog_pos(), "move": {"card": "5", "path": [[10, 15]],
+                                                      "jump": ODD}},
+     "'jump': %s is not a special space" % ODD_SHOWN),
+    ({"op": "apply", "position": _dog_pos(), "move": {"card": "13", "path": [["red:start", 0]],
+                                                      "rank": ODD}},
+     "red's %s is not in its start area" % ODD_SHOWN),
+    ({"op": "apply", "position": _dog_pos(game="agent-dog"),   # Agent DOG's meeting order
+      "move": {"card": "5", "path": [[10, 15]], "meet": [ODD]}},
+     "'meet': %s is not a meeting point" % ODD_SHOWN),
+]
+
+
+@pytest.mark.parametrize("req,reason", QUOTED, ids=[str(i) for i in range(len(QUOTED))])
+def test_a_quoted_json_object_reads_the_same_on_both_interpreters(both, req, reason):
+    ans = both.ask(req)
+    assert ans["ok"] is False and reason in ans["reason"], ans
+
+
+def test_the_first_bad_entry_named_is_the_same_on_both_interpreters(both):
+    # two unknown colours, written out of sorted order: the reason names the first in sorted
+    # order, whatever order the request wrote them in
+    for game in ("dog", "dog-royal", "agent-dog"):
+        pieces = {"zz": ["start"] * 4, "red": [10, "start", "start", "start"],
+                  "purple": ["start"] * 4, "green": ["start"] * 4}
+        pos = {"game": game, "players": 2, "to_move": "red", "pieces": pieces}
+        ans = both.ask({"op": "legal", "position": pos, "card": "5"})
+        assert ans["reason"] == "pieces: 'purple' is not a colour", ans
+        pos = dict(pos, pieces={"red": [10, "start", "start", "start"], "green": ["start"] * 4},
+                   cards_left={"x": 1, "red": 3, "beige": 2, "green": 1})
+        ans = both.ask({"op": "legal", "position": pos, "card": "5"})
+        assert ans["reason"] == "cards_left: 'beige' is not a colour", ans
