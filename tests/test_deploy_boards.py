@@ -60,7 +60,7 @@ def test_an_unknown_board_is_refused_before_anything_is_built():
 
 def test_the_cli_offers_the_boards_and_defaults_to_agent_dog():
     out = subprocess.run([AGENTBOARD, "deploy", "--help"], capture_output=True, text=True)
-    assert "--board {agent-dog-4,dog-4,dog-6}" in " ".join(out.stdout.split())
+    assert "--board {agent-avenue,agent-dog-4,dog-4,dog-6}" in " ".join(out.stdout.split())
     bad = subprocess.run([AGENTBOARD, "deploy", "--board", "dog-8", "--port", "x"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "invalid choice: 'dog-8'" in bad.stderr

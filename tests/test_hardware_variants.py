@@ -36,6 +36,17 @@ def variant(request):
     return data.Variant(os.path.join(data.VARIANTS_DIR, request.param))
 
 
+# the track games' boards: their locations follow a rules-core track layout (the Agent Avenue
+# board's 14 spaces are checked by tests/test_avenue_board_hardware.py)
+TRACK_VARIANTS = [v for v in VARIANTS if os.path.exists(
+    os.path.join(ROOT, "shared_rules", "data", v + ".json"))]
+
+
+@pytest.fixture(scope="module", params=TRACK_VARIANTS)
+def track_variant(request):
+    return data.Variant(os.path.join(data.VARIANTS_DIR, request.param))
+
+
 @pytest.fixture(scope="module")
 def boards(variant):
     return {b.name: b for b in circuit.build_boards(variant)}
@@ -45,14 +56,14 @@ def test_the_dog_boards_are_variants():
     assert {"agent-dog-4", "dog-4", "dog-6"} <= set(VARIANTS)
 
 
-def test_each_variant_names_its_layout_and_its_locations_are_the_layouts(variant):
-    lay = layout(variant.config["layout"])
-    assert variant.config["layout"] == variant.name
-    locs = [s["loc"] for s in variant.sensors]
+def test_each_variant_names_its_layout_and_its_locations_are_the_layouts(track_variant):
+    lay = layout(track_variant.config["layout"])
+    assert track_variant.config["layout"] == track_variant.name
+    locs = [s["loc"] for s in track_variant.sensors]
     assert len(locs) == len(set(locs)) and set(locs) == expected_locations(lay)
     seats = ["seat:" + c for c in lay["colours"]]
-    assert sorted(variant.leds) == sorted(locs + seats)
-    assert variant.pins["leds"]["count"] == len(variant.leds)
+    assert sorted(track_variant.leds) == sorted(locs + seats)
+    assert track_variant.pins["leds"]["count"] == len(track_variant.leds)
 
 
 def test_the_6_seat_board_has_144_sensors_150_leds_and_white_and_black():
@@ -65,11 +76,11 @@ def test_the_6_seat_board_has_144_sensors_150_leds_and_white_and_black():
     assert len({s["mux"] for s in v.sensors}) == 9
 
 
-def test_ranked_boards_carry_a_magnet_per_rank_in_their_kit(variant):
+def test_ranked_boards_carry_a_magnet_per_rank_in_their_kit(track_variant):
     spec = magnets.table()
-    kit = {item.get("magnet"): item["qty"] for item in variant.config["kit"]}
-    colours = len(layout(variant.name)["colours"])
-    if variant.config.get("ranked_pieces"):
+    kit = {item.get("magnet"): item["qty"] for item in track_variant.config["kit"]}
+    colours = len(layout(track_variant.name)["colours"])
+    if track_variant.config.get("ranked_pieces"):
         assert {kit[spec["rank_magnets"][r]] for r in spec["ranks"]} == {colours}
     else:
         assert not any(m in kit for m in spec["rank_magnets"].values())
