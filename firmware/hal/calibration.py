@@ -37,18 +37,27 @@ RANK_PRESENT = volts_to_u16(0.03)
 MIN_LEVEL_RATIO = 1.3  # neighbouring ranks closer than this cannot be told apart reliably
 
 
+def readings(n):
+    """n readings, all 0. Made from bytes: `array("H", [0] * n)` would first build a list of n
+    ints, a block of 4n bytes on an ESP32 (8n on the 64-bit unix port), at boot, when such
+    blocks are the hardest for a fragmented heap to give."""
+    return array("H", bytes(2 * n))
+
+
 class Calibration:
     def __init__(self, n):
         self.n = n
-        self.base = array("H", [MID] * n)
-        self.up = array("H", [0] * n)    # 0: not measured
-        self.down = array("H", [0] * n)
+        self.base = readings(n)
+        for i in range(n):
+            self.base[i] = MID
+        self.up = readings(n)    # 0: not measured
+        self.down = readings(n)
         self.fault_lo = FAULT_LO
         self.fault_hi = FAULT_HI
-        self.up_on = array("H", [0] * n)
-        self.up_off = array("H", [0] * n)
-        self.dn_on = array("H", [0] * n)
-        self.dn_off = array("H", [0] * n)
+        self.up_on = readings(n)
+        self.up_off = readings(n)
+        self.dn_on = readings(n)
+        self.dn_off = readings(n)
         self.ranked = False
         self.levels = None   # per rank, its swing as a fraction of the king's
         self.king_up = 0     # the board's mean king swing, where a sensor has none measured
@@ -64,8 +73,8 @@ class Calibration:
         self.king_up = int(king_up)
         self.king_down = int(king_down)
         if len(self.up_edge) != 3 * self.n:
-            self.up_edge = array("H", [0] * (3 * self.n))
-            self.dn_edge = array("H", [0] * (3 * self.n))
+            self.up_edge = readings(3 * self.n)
+            self.dn_edge = readings(3 * self.n)
         self.update()
 
     def king_swing(self, i):

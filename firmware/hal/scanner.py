@@ -50,15 +50,15 @@ class Scanner:
         self.n = n
         self.stable = stable
         self.fault_scans = fault_scans
-        self.raw = array("H", [0] * n)
+        self.raw = array("H", bytes(2 * n))  # from bytes: no list of n ints at boot
         self.state = bytearray(n)
         self.cand = bytearray(n)
         self.count = bytearray(n)
         self.changed = bytearray(n)  # sensors whose class (or rank) changed in the last scan
         # the readings for which a sensor keeps its class: one chained comparison decides the
         # common case; FAULT has no band (its readings lie outside), so it takes the long way
-        self.band_lo = array("H", [0] * n)
-        self.band_hi = array("H", [0] * n)
+        self.band_lo = array("H", bytes(2 * n))
+        self.band_hi = array("H", bytes(2 * n))
         self.nchanged = 0
         self.scans = 0
         self.ranked = False
@@ -73,7 +73,7 @@ class Scanner:
         self.calib = calib
         self.ranked = calib.ranked
         if self.ranked and not hasattr(self, "band"):
-            self.band = bytearray([NO_BAND] * self.n)
+            self.band = bytearray(bytes([NO_BAND]) * self.n)
         elif hasattr(self, "band"):
             for i in range(self.n):
                 self.band[i] = NO_BAND  # re-read under the new bands
