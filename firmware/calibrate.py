@@ -13,7 +13,7 @@ SPOT_MARK = ":s"  # start-area spots are named COLOUR:s1 .. COLOUR:s4
 def rank_at_spots(locations):
     """Per sensor, the rank the ranks step expects there: rank k - 1 on every start-area spot
     sK (king on s1 ... jester on s4), none elsewhere."""
-    out = bytearray([NO_BAND] * len(locations))
+    out = bytearray(bytes([NO_BAND]) * len(locations))
     for i in range(len(locations)):
         loc = locations[i]
         cut = loc.find(SPOT_MARK)
@@ -60,7 +60,7 @@ def sensor_parts(board):
     object (about 5 KB: never held whole)."""
     c = board.calib
     sc = board.scanner
-    yield '{"loc": %s, "class": %s' % (json.dumps(board.locations),
+    yield '{"loc": %s, "class": %s' % (json.dumps(list(board.locations)),
                                        json.dumps([NAMES[k] for k in sc.state]))
     for key, arr in (("raw", sc.raw), ("base", c.base), ("up", c.up), ("down", c.down),
                      ("up_on", c.up_on), ("up_off", c.up_off), ("dn_on", c.dn_on),
