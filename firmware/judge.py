@@ -11,6 +11,7 @@
 # segment of single steps that must be walkable from where the piece stood, pieces it burned
 # must come off, and the steps left must still be playable. When all four are used, it is done.
 from shared_rules import movegen, split
+from shared_rules.hints import Hints
 from shared_rules.apply import changes
 from shared_rules.move import Move
 from shared_rules.cards import SPLIT
@@ -56,6 +57,8 @@ class WholeMove:
         self.o_key = []
         self.ranked = st.game.ranked
         self.act = st.game.cards.action[movegen.effective(st, k)]
+        # the same walk collects the card's hints for the LEDs: no second walk of its moves
+        self.hints = Hints(st, k)
         movegen.moves(st, k, self._outline)
         self.move = None
         self.bad = []
@@ -65,7 +68,8 @@ class WholeMove:
 
     def lights(self):
         """What the LEDs show for this card (worked out once: the board does not change it)."""
-        return move_lights.CardLights(self.places, self.st, self.k)
+        h = self.hints
+        return move_lights.CardLights(self.places, self.st, self.k, (h.movable, h.targets))
 
     def fired(self):
         return []  # one piece moves: at most one meeting point, no order to choose
@@ -75,26 +79,25 @@ class WholeMove:
         # sensors; a card's outlines are all listed when it is played
         st = self.st
         sensor = self.places.sensor
+        self.hints.visit(a, b)
         board, areas = changes(st, self.act, a, b)
         counts = bytearray(self.pre_count)  # start areas after the move
         for c, delta in areas:
             counts[c] += delta
         self.o_a.append(a)
         self.o_b.append(b)
-        self.o_changed.append(bytes([sensor[loc] for loc, _ in board]))
-        self.o_after.append(bytes([occupied for _, occupied in board]))
+        n = len(board)
+        changed = bytearray(n)
+        after = bytearray(n)
+        for j in range(n):
+            loc, occupied = board[j]
+            changed[j] = sensor[loc]
+            after[j] = occupied
+        self.o_changed.append(bytes(changed))  # bytes: a bytearray has no `sensor in changed`
+        self.o_after.append(after)
         if self.ranked:
-            ppc = st.lay.ppc
-            bands = bytearray([NO_BAND] * len(board))
-            for j in range(len(board)):
-                loc, occupied = board[j]
-                if occupied:  # a swap's squares trade their pieces; else the mover lands
-                    if self.act == movegen.SWAP_OWN:
-                        bands[j] = (b if loc == st.pos[a] else a) % ppc
-                    else:
-                        bands[j] = a % ppc
-            self.o_band.append(bytes(bands))
-        self.o_counts.append(bytes(counts))
+            self.o_band.append(self._bands(board, a, b))
+        self.o_counts.append(counts)
         via = NO_VIA
         if self.act != movegen.SWAP and self.act != movegen.SWAP_OWN and \
                 movegen.jump_of(b) >= 0:
@@ -104,6 +107,21 @@ class WholeMove:
             self.o_key.append(st.pos[a] << 16 | st.pos[b])
         else:
             self.o_key.append(st.pos[a] << 16 | b)
+
+    def _bands(self, board, a, b):
+        # the rank band each changed sensor reads after move (a, b) (NO_BAND: empty)
+        st = self.st
+        ppc = st.lay.ppc
+        bands = bytearray(len(board))
+        for j in range(len(board)):
+            loc, occupied = board[j]
+            if not occupied:
+                bands[j] = NO_BAND
+            elif self.act == movegen.SWAP_OWN:  # a swap's squares trade their pieces
+                bands[j] = (b if loc == st.pos[a] else a) % ppc
+            else:  # the mover lands
+                bands[j] = a % ppc
+        return bands
 
     def judge(self, sensed, touched, bands=None):
         """sensed: class per sensor; touched: per sensor, changed since the card was played;
