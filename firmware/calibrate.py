@@ -3,7 +3,7 @@
 # per-sensor readings, thresholds and rank bands that `agentboard calibrate` draws as a picture.
 import json
 
-from firmware.hal import calibration
+from firmware.hal import calibration, measure
 from firmware.hal.scanner import NAMES, NO_BAND
 
 RANK_NAMES = ("king", "knight", "citizen", "jester")
@@ -28,15 +28,15 @@ def command(board, cmd):
     step = cmd.get("step", "empty")
     sc = board.scanner
     if step == "empty":
-        bad = calibration.measure_baseline(sc, board.calib)
+        bad = measure.measure_baseline(sc, board.calib)
     elif step == "pieces":
-        ups, downs = calibration.measure_pieces(sc, board.calib)
+        ups, downs = measure.measure_pieces(sc, board.calib)
     elif step == "ranks":
         if not ranked_board(board):
             return {"ok": False, "error": "refused", "reason": "this board's pieces carry no "
                     "ranks (its variant.json has no ranked_pieces)"}
         try:
-            counts = calibration.measure_ranks(sc, board.calib, rank_at_spots(board.locations))
+            counts = measure.measure_ranks(sc, board.calib, rank_at_spots(board.locations))
         except ValueError as e:
             return {"ok": False, "error": "refused", "reason": str(e)}
     else:
