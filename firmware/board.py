@@ -46,16 +46,23 @@ class Names:
     for as long as the board runs; packed, about 3. A name is made when it is read, which
     only commands and set-up do."""
 
-    def __init__(self, names):
-        self.text = "\n" + "\n".join(names) + "\n"
+    def __init__(self, items, key=None):
+        """items: the names, or (key given) the map's entries that hold each under `key`;
+        read twice, so no list of the names is made first. Names are ASCII."""
+        n = len(items)
         # where each name starts in text, then where one more would: the name i is
         # text[starts[i]:starts[i + 1] - 1]
-        self.starts = array("H", bytes(2 * (len(names) + 1)))
+        self.starts = array("H", bytes(2 * (n + 1)))
         at = 1
-        for i in range(len(names)):
+        for i in range(n):
             self.starts[i] = at
-            at += len(names[i]) + 1
-        self.starts[len(names)] = at
+            at += len(items[i] if key is None else items[i][key]) + 1
+        self.starts[n] = at
+        text = bytearray(b"\n" * at)
+        for i in range(n):
+            text[self.starts[i]:self.starts[i + 1] - 1] = (
+                items[i] if key is None else items[i][key]).encode()
+        self.text = text.decode()
 
     def __len__(self):
         return len(self.starts) - 1
@@ -122,7 +129,7 @@ class Board:
         bank_pins = mux.get("bank")
         nbank = len(bank_pins) if bank_pins else 1
         sensors = load_map(config_dir, "sensors")["sensors"]
-        self.locations = Names([s["loc"] for s in sensors])  # sensor index -> its location
+        self.locations = Names(sensors, "loc")  # sensor index -> its location
         self.index = NameIndex(self.locations)  # location -> sensor index
         # (an array, not a list of ints: no block of 4 bytes per channel asked for at boot)
         sensor_of = array("h", bytes(2 * MUX_CHANNELS * nmux * nbank))
