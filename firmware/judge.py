@@ -41,6 +41,7 @@ O_VIA = 13     # a citizen's jump: the sensor of the special space it stands on 
 O_COUNTS = 14  # then the pieces in each start area after the move, one byte per colour
 MAX_CHANGED = 3
 NONE = 255  # no sensor (boards have fewer than 255)
+OUTLINE_CHUNK = 16  # outlines per list: no list of 80 grown into one block mid-game
 
 
 class WholeMove:
@@ -58,7 +59,7 @@ class WholeMove:
                 self.pre_count[p // lay.ppc] += 1
         # every legal move as the sensors see it (O_* above): the moving piece and its
         # destination, the sensors whose occupancy it changes, their occupancy and ranks after
-        # it, and the start-area counts after it
+        # it, and the start-area counts after it; in lists of OUTLINE_CHUNK
         self.outlines = []
         self.ranked = st.game.ranked
         self.act = st.game.cards.action[movegen.effective(st, k)]
@@ -111,7 +112,9 @@ class WholeMove:
             r[O_COUNTS + c] = self.pre_count[c]
         for c, delta in areas:
             r[O_COUNTS + c] += delta
-        self.outlines.append(r)
+        if not self.outlines or len(self.outlines[-1]) == OUTLINE_CHUNK:
+            self.outlines.append([])
+        self.outlines[-1].append(r)
 
     def _key(self, r):
         # what tells outcomes apart: where the mover stands, and where it goes (a swap: where
@@ -140,80 +143,91 @@ class WholeMove:
             for i in places.spots[c]:
                 if occ(sensed[i]):
                     now_count[c] += 1
-        complete = []   # outlines, one per outcome
-        untouched = []  # complete but for a square nobody touched: confirm may accept it
+        # an outline that explains the board completely, and whether another outcome does
+        # too; the same for a move complete but for a square nobody touched (confirm may
+        # accept it): only "one" and "more than one" matter, so no list of them is made
+        complete = None
+        complete_more = False
+        untouched = None
+        untouched_more = False
         growing = 0
-        for r in self.outlines:
-            s0 = r[O_SENSOR]
-            s1 = r[O_SENSOR + 1]
-            s2 = r[O_SENSOR + 2]
-            ok = True
-            for i in moved:
-                if i != s0 and i != s1 and i != s2:
-                    ok = False
-                    break
-            if not ok:
-                continue
-            # start areas may only have changed the move's way: a piece left for the start
-            # space, a knocked-out piece put back (or still in a hand)
-            for c in range(len(now_count)):
-                lo = min(self.pre_count[c], r[O_COUNTS + c])
-                hi = max(self.pre_count[c], r[O_COUNTS + c])
-                if not lo <= now_count[c] <= hi:
-                    ok = False
-                    break
-            if not ok:
-                continue
-            done = True
-            touch_missing = False
-            via = r[O_VIA]
-            for j in range(r[O_N]):
-                i = r[O_SENSOR + j]
-                now = occ(sensed[i])
-                after = r[O_AFTER + j]
-                if i == via and now:
-                    done = False  # the citizen stands on its special space: the jump goes on
-                    continue
-                if now != after:
-                    done = False
-                    # a sensor already changed must have changed the move's way; a square
-                    # whose occupant changes (capture, swap) may stand empty meanwhile
-                    if now != self.pre[i] and not (self.pre[i] and after):
+        for chunk in self.outlines:
+            for r in chunk:
+                s0 = r[O_SENSOR]
+                s1 = r[O_SENSOR + 1]
+                s2 = r[O_SENSOR + 2]
+                ok = True
+                for i in moved:
+                    if i != s0 and i != s1 and i != s2:
                         ok = False
                         break
-                elif self.pre[i] and after and not touched[i]:
-                    done = False  # a capture or swap square nobody has touched yet
-                    touch_missing = True
-                elif self.ranked and now and bands[i] != r[O_BAND + j]:
-                    done = False  # not (yet) the rank this move puts there
-            if not ok:
-                continue
-            for c in range(len(now_count)):
-                # entering needs the piece to have left its start area
-                if r[O_COUNTS + c] < self.pre_count[c] and now_count[c] != r[O_COUNTS + c]:
-                    done = False
-            if done:
-                if not self._known(complete, r):
-                    complete.append(r)
-            else:
-                # a move the board could still grow into must explain every touched square
-                explains = True
-                for i in felt:
-                    if i != s0 and i != s1 and i != s2:
-                        explains = False
+                if not ok:
+                    continue
+                # start areas may only have changed the move's way: a piece left for the start
+                # space, a knocked-out piece put back (or still in a hand)
+                for c in range(len(now_count)):
+                    lo = min(self.pre_count[c], r[O_COUNTS + c])
+                    hi = max(self.pre_count[c], r[O_COUNTS + c])
+                    if not lo <= now_count[c] <= hi:
+                        ok = False
                         break
-                if explains:
-                    growing += 1
-                if touch_missing and not self._known(untouched, r):
-                    untouched.append(r)
+                if not ok:
+                    continue
+                done = True
+                touch_missing = False
+                via = r[O_VIA]
+                for j in range(r[O_N]):
+                    i = r[O_SENSOR + j]
+                    now = occ(sensed[i])
+                    after = r[O_AFTER + j]
+                    if i == via and now:
+                        done = False  # the citizen stands on its special space: the jump goes on
+                        continue
+                    if now != after:
+                        done = False
+                        # a sensor already changed must have changed the move's way; a square
+                        # whose occupant changes (capture, swap) may stand empty meanwhile
+                        if now != self.pre[i] and not (self.pre[i] and after):
+                            ok = False
+                            break
+                    elif self.pre[i] and after and not touched[i]:
+                        done = False  # a capture or swap square nobody has touched yet
+                        touch_missing = True
+                    elif self.ranked and now and bands[i] != r[O_BAND + j]:
+                        done = False  # not (yet) the rank this move puts there
+                if not ok:
+                    continue
+                for c in range(len(now_count)):
+                    # entering needs the piece to have left its start area
+                    if r[O_COUNTS + c] < self.pre_count[c] and now_count[c] != r[O_COUNTS + c]:
+                        done = False
+                if done:
+                    if complete is None:
+                        complete = r
+                    elif self._key(r) != self._key(complete):
+                        complete_more = True
+                else:
+                    # a move the board could still grow into must explain every touched square
+                    explains = True
+                    for i in felt:
+                        if i != s0 and i != s1 and i != s2:
+                            explains = False
+                            break
+                    if explains:
+                        growing += 1
+                    if touch_missing:
+                        if untouched is None:
+                            untouched = r
+                        elif self._key(r) != self._key(untouched):
+                            untouched_more = True
         self.bad = []
-        if len(complete) == 1:
-            self._accept(complete[0])
+        if complete is not None and not complete_more:
+            self._accept(complete)
             return AMBIGUOUS if growing else DONE
-        if not complete and len(untouched) == 1:
-            self._accept(untouched[0])
+        if complete is None and untouched is not None and not untouched_more:
+            self._accept(untouched)
             return AMBIGUOUS
-        if complete:
+        if complete is not None:
             return WAIT  # several outcomes look alike so far: more must change first
         if not moved:
             return WAIT
@@ -221,14 +235,6 @@ class WholeMove:
             return WAIT
         self.bad = moved
         return ILLEGAL
-
-    def _known(self, found, r):
-        """Whether an outline of the same outcome as r is in found."""
-        key = self._key(r)
-        for f in found:
-            if self._key(f) == key:
-                return True
-        return False
 
 
 class SplitMove:
