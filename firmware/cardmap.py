@@ -2,13 +2,16 @@
 # (one JSON line per sticker: ["uid hex", "card kind"]), written atomically. An unknown
 # sticker is reported, never guessed.
 #
-# In memory the map is packed: 11 bytes per sticker (UID length + up to 10 UID bytes) and one
-# byte for its kind, about 1.3 KB for the 110 cards instead of a dict of strings; the file is
-# read a line at a time so loading never holds the whole deck either.
+# In memory the map is packed: 12 bytes per sticker (UID length, up to 10 UID bytes, its kind),
+# about 1.3 KB for the 110 cards instead of a dict of strings, in tables of 16 stickers: a
+# fragmented heap at boot gives small blocks more readily than one of the whole deck. The
+# file is read a line at a time so loading never holds the whole deck either.
 import json
 import os
 
-SLOT = 11
+SLOT = 12
+KIND = 11       # where in its slot a sticker's card kind is
+PER_TABLE = 16  # stickers per table
 
 
 HEX = "0123456789abcdefABCDEF"
@@ -28,26 +31,14 @@ class CardMap:
     def __init__(self, data_dir=".", kinds=()):
         self.path = data_dir + "/cards.json"
         self.kinds = list(kinds)
-        self.n = 0  # stickers known; the tables below may have room for more
-        self.uids = bytearray()
-        self.kind_of = bytearray()
+        self.n = 0  # stickers known
+        self.tables = []  # PER_TABLE slots each
         self.error = None
         try:
             f = open(self.path)
         except OSError:
             return
         with f:
-            # the lines are counted first and the tables made once: grown a sticker at a time
-            # they would leave a trail of ever larger freed blocks in the heap at boot
-            lines = 0
-            while True:
-                line = f.readline()
-                if not line:
-                    break
-                if line.strip():
-                    lines += 1
-            self._room(lines)
-            f.seek(0)
             try:
                 while True:
                     line = f.readline()
@@ -58,59 +49,57 @@ class CardMap:
                         self._put(_uid_bytes(uid_hex), kind)
             except (ValueError, TypeError) as e:
                 self.n = 0
-                self.uids = bytearray()
-                self.kind_of = bytearray()
+                self.tables = []
                 self.error = "cards.json is unreadable (%s): enrol the cards again" % e
-
-    def _room(self, more):
-        """Makes the tables hold at least `more` further stickers."""
-        need = self.n + more - len(self.kind_of)
-        if need > 0 and not self.kind_of:
-            self.uids = bytearray(need * SLOT)
-            self.kind_of = bytearray(need)
-        elif need > 0:
-            self.uids.extend(bytes(need * SLOT))
-            self.kind_of.extend(bytes(need))
 
     def _find(self, uid):
         n = len(uid)
         for j in range(self.n):
-            at = j * SLOT
-            if self.uids[at] == n and self.uids[at + 1:at + 1 + n] == uid:
-                return j
+            t = self.tables[j // PER_TABLE]
+            at = (j % PER_TABLE) * SLOT
+            if t[at] == n:
+                k = 0
+                while k < n and t[at + 1 + k] == uid[k]:
+                    k += 1
+                if k == n:
+                    return j
         return -1
+
+    def _kind_of(self, j):
+        return self.tables[j // PER_TABLE][(j % PER_TABLE) * SLOT + KIND]
 
     def _put(self, uid, kind):
         if kind not in self.kinds:
             raise ValueError("unknown card kind %r; kinds are %s" % (kind, ", ".join(self.kinds)))
         k = self.kinds.index(kind)
         j = self._find(uid)
-        if j >= 0:
-            self.kind_of[j] = k
-            return
-        self._room(1)
-        at = self.n * SLOT
-        self.uids[at] = len(uid)
-        self.uids[at + 1:at + 1 + len(uid)] = uid
-        self.kind_of[self.n] = k
-        self.n += 1
+        if j < 0:
+            j = self.n
+            if j % PER_TABLE == 0:
+                self.tables.append(bytearray(PER_TABLE * SLOT))
+            self.n += 1
+        t = self.tables[j // PER_TABLE]
+        at = (j % PER_TABLE) * SLOT
+        t[at] = len(uid)
+        t[at + 1:at + 1 + len(uid)] = uid
+        t[at + KIND] = k
 
     def kind(self, uid_hex):
         try:
             j = self._find(_uid_bytes(uid_hex))
         except ValueError:
             return None
-        return self.kinds[self.kind_of[j]] if j >= 0 else None
+        return self.kinds[self._kind_of(j)] if j >= 0 else None
 
     def enrol(self, uid_hex, kind):
         self._put(_uid_bytes(uid_hex), kind)
         tmp = self.path + ".tmp"
         with open(tmp, "w") as f:
             for j in range(self.n):
-                at = j * SLOT
-                n = self.uids[at]
-                uid = "".join(["%02x" % b for b in self.uids[at + 1:at + 1 + n]])
-                f.write(json.dumps([uid, self.kinds[self.kind_of[j]]]))
+                t = self.tables[j // PER_TABLE]
+                at = (j % PER_TABLE) * SLOT
+                uid = "".join(["%02x" % b for b in t[at + 1:at + 1 + t[at]]])
+                f.write(json.dumps([uid, self.kinds[self._kind_of(j)]]))
                 f.write("\n")
         os.rename(tmp, self.path)
 
