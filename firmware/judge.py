@@ -64,6 +64,15 @@ class WholeMove:
         self.ranked = st.game.ranked
         self.act = st.game.cards.action[movegen.effective(st, k)]
         self.swap = self.act == movegen.SWAP or self.act == movegen.SWAP_OWN
+        # an outline before its move is filled in: no sensors, no ranks, the start areas as
+        # they are (each outline starts as a copy)
+        blank = bytearray(O_COUNTS + lay.ncol)
+        for j in range(MAX_CHANGED):
+            blank[O_SENSOR + j] = NONE
+            blank[O_BAND + j] = NO_BAND
+        blank[O_VIA] = NONE
+        blank[O_COUNTS:] = self.pre_count
+        self.blank = blank
         # the same walk collects the card's hints for the LEDs: no second walk of its moves
         self.hints = Hints(st, k)
         movegen.moves(st, k, self._outline)
@@ -88,15 +97,11 @@ class WholeMove:
         sensor = self.places.sensor
         self.hints.visit(a, b)
         board, areas = changes(st, self.act, a, b)
-        ncol = len(self.pre_count)
-        r = bytearray(O_COUNTS + ncol)
+        r = bytearray(self.blank)
         r[O_A] = a
         r[O_B] = b >> 8
         r[O_B + 1] = b & 0xFF
         r[O_N] = len(board)
-        for j in range(MAX_CHANGED):
-            r[O_SENSOR + j] = NONE
-            r[O_BAND + j] = NO_BAND
         ppc = st.lay.ppc
         for j in range(len(board)):
             loc, occupied = board[j]
@@ -105,11 +110,8 @@ class WholeMove:
             if self.ranked and occupied:
                 # the mover lands; a swap's squares trade their pieces
                 r[O_BAND + j] = ((b if loc == st.pos[a] else a) if self.swap else a) % ppc
-        r[O_VIA] = NONE
         if not self.swap and movegen.jump_of(b) >= 0:
             r[O_VIA] = sensor[movegen.dest_of(b)]
-        for c in range(ncol):
-            r[O_COUNTS + c] = self.pre_count[c]
         for c, delta in areas:
             r[O_COUNTS + c] += delta
         if not self.outlines or len(self.outlines[-1]) == OUTLINE_CHUNK:
