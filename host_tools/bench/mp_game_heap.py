@@ -1,9 +1,15 @@
 # Runs on MicroPython from a device tree (.mpy firmware and rules core, no simulator) with
 # host_tools/bench/stubs first on the path: `micropython -X heapsize=NwK mp_game_heap.py SEED
-# PLAYERS`. Plays one whole random game through the real application loop (scanner, referee,
-# judge, store, LED view, console), presenting each move to the sensors the way hands make it
-# (victim lifted first, Partner 4 segment by segment, then the effects). The hardware is the
-# stand-ins' readings array, nothing more, so the heap measured is the firmware's own.
+# PLAYERS [GAME]` in a folder holding the board's config/ (as `agentboard deploy --board`
+# writes it), cards.json and, for a board with ranked pieces, a ranked calib.json. Plays one
+# whole random game of GAME (default Agent DOG) through the real application loop (scanner,
+# referee, judge, store, LED view, console), presenting each move to the sensors the way hands
+# make it (victim lifted first, both pieces of a swap lifted, a citizen stopping on its special
+# space before it jumps on, the Partner 4 segment by segment, then the effects; in a ranked
+# game each piece reads as its rank, and each player starts with a piece of a rank chosen at
+# random). The hardware is the stand-ins' readings array, nothing more, so the heap measured is
+# the firmware's own: the game is played inside a function, so the harness's own names live in
+# its frame, not in a module dictionary that would grow mid-game.
 # Prints the turns played; a MemoryError means the heap was too small.
 import sys
 sys.path.insert(0, "stubs")
@@ -11,33 +17,45 @@ sys.path.insert(1, ".")
 import gc
 import json
 import machine
-from shared_rules import movegen, split
-from shared_rules.apply import apply as rules_apply
-from shared_rules.move import Move, count_moves, nth_move
-from shared_rules.rng import Rng
-from firmware import app as app_mod
-from firmware.hal.calibration import MID, NOMINAL_SWING
-from firmware.hal.scanner import EMPTY, UP, DOWN
-
-SEED = int(sys.argv[-2] if "-v" not in sys.argv else sys.argv[-3])
-PLAYERS = int(sys.argv[-1] if "-v" not in sys.argv else sys.argv[-2])
+from array import array
 
 
 def wire():
+    """The stand-ins wired as the board's maps say: select and bank lines, ADC pins, and which
+    sensor each multiplexer channel reads. Done first, before the firmware is loaded, so the
+    maps this harness parses leave no holes among the firmware's objects."""
     with open("config/pins.json") as f:
         mux = json.load(f)["mux"]
     for b in range(len(mux["select"])):
         machine.SELECT[mux["select"][b]] = b
     for m in range(len(mux["adc"])):
         machine.ADC_PINS[mux["adc"][m]] = m
+    banks = mux.get("bank") or ()
+    for k in range(len(banks)):
+        machine.BANKS[banks[k]] = k
+    machine.NADC[0] = len(mux["adc"])
     with open("config/sensors.json") as f:
         sensors = json.load(f)["sensors"]
+    machine.SENSOR_AT = bytearray(b"\xff" * (16 * len(mux["adc"]) * max(1, len(banks))))
+    machine.READINGS = array("H", bytes(2 * len(sensors)))
     for i in range(len(sensors)):
         machine.SENSOR_AT[sensors[i]["mux"] * 16 + sensors[i]["channel"]] = i
 
 
 wire()
 gc.collect()
+# only the application here: it loads the rest of the firmware once its board is built, as on
+# the device; the rules core this harness plays with is imported after that (in play)
+from firmware import app as app_mod  # noqa: E402
+from firmware.hal.calibration import MID, NOMINAL_SWING  # noqa: E402
+from firmware.hal.scanner import UP  # noqa: E402
+
+VERBOSE = "-v" in sys.argv
+ARGS = [a for a in sys.argv if a != "-v"]  # ... SEED PLAYERS [GAME]
+GAME = None if ARGS[-1].isdigit() else ARGS.pop()  # None: the rules core's default game
+SEED = int(ARGS[-2])
+PLAYERS = int(ARGS[-1])
+MAX_TURNS = 3000
 
 
 class NoInput:
@@ -45,130 +63,201 @@ class NoInput:
         return None
 
 
-app = app_mod.App("config", ".", write=lambda line: None, inp=NoInput())
-app.boot()
-ref = app.ref
-places = app.places
-lay = app.lay
-cards = ref.cards
-uid_of = {}
-for j in range(len(cards.names)):
-    uid_of[j] = None
-with open("cards.json") as f:
-    while True:
-        line = f.readline()
-        if not line:
-            break
-        u, kind = json.loads(line)
-        k = cards.index[kind]
-        if uid_of[k] is None:
-            uid_of[k] = u
-level = {EMPTY: MID, UP: MID + NOMINAL_SWING, DOWN: MID - NOMINAL_SWING}
-exp = bytearray(places.n)
-counts = bytearray(lay.ncol)
-n = [0]
+class Hands:
+    """What the players' hands put on the board, read through the stand-in ADCs."""
+
+    def __init__(self, app):
+        self.app = app
+        self.places = app.places
+        self.lay = app.lay
+        self.exp = bytearray(self.places.n)
+        self.counts = bytearray(self.lay.ncol)
+        cal = app.board.calib
+        self.ranked = cal.ranked
+        if cal.ranked:  # a rank's reading: its level of the king's swing
+            self.up = [MID + int(cal.king_up * v) for v in cal.levels]
+            self.down = [MID - int(cal.king_down * v) for v in cal.levels]
+        else:
+            self.up = [MID + NOMINAL_SWING]
+            self.down = [MID - NOMINAL_SWING]
+        # a new rank under a piece already read holds for twice the scans (scanner.py)
+        self.scans = app.board.scanner.stable * (2 if cal.ranked else 1) + 2
+        self.n = 0
+
+    def reading(self, p, cls):
+        r = p % self.lay.ppc if self.ranked else 0
+        return self.up[r] if cls == UP else self.down[r]
+
+    def show(self, st, held=()):
+        """The sensors read position st (pieces in `held` are in a hand), then the board
+        scans until it has settled."""
+        places = self.places
+        lay = self.lay
+        readings = machine.READINGS
+        places.expected(st, self.exp, self.counts)
+        for i in range(places.n):
+            readings[i] = MID
+        for p in range(lay.npieces):
+            loc = st.pos[p]
+            if loc < lay.nboard:
+                i = places.sensor[loc]
+                readings[i] = self.reading(p, self.exp[i])
+        for c in range(lay.ncol):
+            # the pieces waiting in a start area stand on its spots, in the order of their
+            # ranks; a colour not in the game keeps all its pieces there
+            k = 0
+            spots = places.spots[c]
+            for p in range(c * lay.ppc, (c + 1) * lay.ppc):
+                if st.pos[p] >= lay.nboard and k < len(spots):
+                    readings[spots[k]] = self.reading(p, UP)
+                    k += 1
+        for p in held:
+            loc = st.pos[p]
+            if loc < lay.nboard:
+                readings[places.sensor[loc]] = MID
+        for _ in range(self.scans):
+            self.app.step(self.n)
+            self.n += 1
 
 
-def show(st, held=()):
-    """The sensors read position st (pieces in `held` are in a hand)."""
-    places.expected(st, exp, counts)
-    for i in range(places.n):
-        e = exp[i]
-        machine.READINGS[i] = level[e] if e != 255 else MID
-    for c in range(lay.ncol):
-        k = counts[c] if counts[c] != 255 else 4
-        for s in places.spots[c][:k]:
-            machine.READINGS[s] = level[UP]
-    for p in held:
-        loc = st.pos[p]
-        if loc < lay.nboard:
-            machine.READINGS[places.sensor[loc]] = MID
-    for _ in range(app.board.scanner.stable + 2):
-        app.step(n[0])
-        n[0] += 1
-
-
-def truth(st):
-    """Which colour stands where, hidden colours included (pieces of one colour are alike)."""
-    out = {}
-    for p in range(lay.npieces):
-        if st.pos[p] < lay.nboard:
-            out[st.pos[p]] = p // lay.ppc
-    return out
+def same_board(a, b):
+    """Whether the same pieces stand in the same places in positions a and b: the colours
+    (pieces of one colour are alike, hidden colours included), and in a ranked game the ranks
+    too. Compared in place: this harness's own heap stays out of the figure."""
+    lay = a.lay
+    for loc in range(lay.nboard):
+        p = a.board[loc]
+        q = b.board[loc]
+        if (p == 0) != (q == 0):
+            return False
+        if p and (p != q if a.game.ranked else (p - 1) // lay.ppc != (q - 1) // lay.ppc):
+            return False
+    return True
 
 
 def put(st, p, loc):
     q = st.at(loc)
     if q >= 0:
-        st.put(q, lay.start_area(q // lay.ppc))
+        st.put(q, st.lay.start_area(q // st.lay.ppc))
     st.put(p, loc)
 
 
-rng = Rng(SEED)
-st = ref.start(PLAYERS) or ref.st
-show(st)
-assert ref.phase == "await_card", ref.phase
-turns = 0
-while turns < 3000:
-    st = ref.st
-    seat = st.to_move
-    playable = [k for k in range(len(cards.names)) if movegen.any_move(st, k)]
-    if not playable:
-        assert ref.pass_turn()
+def deck(cards):
+    """One enrolled sticker per card kind (cards.json, as the simulator's deck writes it)."""
+    uid_of = [None] * len(cards.names)
+    with open("cards.json") as f:
+        while True:
+            line = f.readline()
+            if not line:
+                break
+            u, kind = json.loads(line)
+            k = cards.index[kind]
+            if uid_of[k] is None:
+                uid_of[k] = u
+    return uid_of
+
+
+def present(hands, st, mv):
+    """The players make move mv of position st on the board, as hands do it."""
+    from shared_rules import movegen, split
+    lay = st.lay
+    work = st.copy()
+    if mv.act == movegen.SWAP or mv.act == movegen.SWAP_OWN:
+        hands.show(work, (mv.a, mv.b))  # both squares empty a moment
+        la = work.pos[mv.a]
+        lb = work.pos[mv.b]
+        work.put(mv.a, lay.start_area(0))
+        work.put(mv.b, la)
+        work.put(mv.a, lb)
+        hands.show(work)
+    elif mv.act == movegen.STEPS or mv.act == movegen.MAGNET:
+        d = movegen.dest_of(mv.b)
+        q = work.at(d)
+        if q >= 0:
+            hands.show(work, (q,))  # the victim off first
+        put(work, mv.a, d)
+        hands.show(work)
+        j = movegen.jump_of(mv.b)
+        if j >= 0:  # the citizen stands on the special space a moment, then jumps on
+            put(work, mv.a, j)
+            hands.show(work)
     else:
-        k = playable[rng.below(len(playable))]
-        mv = nth_move(st, k, rng.below(count_moves(st, k)))
-        ref.on_card(uid_of[k])
-        assert ref.phase == "await_move", ref.phase
-        work = st.copy()
-        if mv.act == movegen.SWAP:
-            show(work, (mv.a, mv.b))
-            la = work.pos[mv.a]
-            lb = work.pos[mv.b]
-            work.put(mv.a, lay.start_area(0))
-            work.put(mv.b, la)
-            work.put(mv.a, lb)
-            show(work)
-        elif mv.act == movegen.STEPS:
-            q = work.at(mv.b)
-            if q >= 0:
-                show(work, (q,))  # the victim off first
-            put(work, mv.a, mv.b)
-            show(work)
+        sp = split.Split(st, st.plays(st.to_move))
+        total = st.game.cards.steps[movegen.effective(st, mv.card)][0]
+        steps = split.unpack(mv.a, total)
+        i = 0
+        while i < len(steps):
+            p = steps[i][0]
+            ahead = work.copy()  # where this segment goes and whom it burns
+            j = i
+            burned = []
+            while j < len(steps) and steps[j][0] == p:
+                d = split.dest(ahead, sp, p, steps[j][1])
+                q = split.step(ahead, p, d)
+                if q >= 0:
+                    burned.append(q)
+                j += 1
+            if burned:
+                hands.show(work, burned)  # burned pieces come off first, as hands do it
+            work = ahead
+            i = j
+            hands.show(work)
+
+
+def play():
+    for i in range(len(machine.READINGS)):
+        machine.READINGS[i] = MID  # an empty board
+    app = app_mod.App("config", ".", write=lambda line: None, inp=NoInput())
+    app.boot()
+    from shared_rules import movegen, variant
+    from shared_rules.apply import apply as rules_apply
+    from shared_rules.move import count_moves, nth_move
+    from shared_rules.rng import Rng
+    from shared_rules.state import new_game
+    ref = app.ref
+    lay = app.lay
+    hands = Hands(app)
+    rng = Rng(SEED)
+    game = variant.load(GAME or variant.DEFAULT, lay.name)
+    cards = game.cards
+    uid_of = deck(cards)
+    st = ref.start(PLAYERS, game=game) or ref.st
+    if game.ranked:  # each player puts a piece of a rank of their choice on the start space
+        first = {}
+        for c in st.seats:
+            first[c] = rng.below(lay.ppc)
+        st = new_game(game, PLAYERS, st.seats, st.dealer, first)
+    hands.show(st)
+    assert ref.phase == "await_card", ref.phase
+    turns = 0
+    while turns < MAX_TURNS:
+        st = ref.st
+        playable = [k for k in range(len(cards.names)) if movegen.any_move(st, k)]
+        if not playable:
+            assert ref.pass_turn()
         else:
-            sp = split.Split(st, st.plays(seat))
-            total = cards.steps[movegen.effective(st, k)][0]
-            steps = split.unpack(mv.a, total)
-            i = 0
-            while i < len(steps):
-                p = steps[i][0]
-                ahead = work.copy()  # where this segment goes and whom it burns
-                j = i
-                burned = []
-                while j < len(steps) and steps[j][0] == p:
-                    d = split.dest(ahead, sp, p, steps[j][1])
-                    q = split.step(ahead, p, d)
-                    if q >= 0:
-                        burned.append(q)
-                    j += 1
-                if burned:
-                    show(work, burned)  # burned pieces come off first, as hands do it
-                work = ahead
-                i = j
-                show(work)
-        if ref.phase == "await_move":
-            ref.confirm()
-        new, _ = rules_apply(st, mv)
-        show(new)  # the effects, carried out
-        assert ref.phase != "await_effect", ref.diffs
-        if truth(ref.st) != truth(new):
-            raise AssertionError("the referee's game differs from the move played: %r %r" % (
-                truth(ref.st), truth(new)))
-    turns += 1
-    if turns in (50, 400, 800) and "-v" in sys.argv:
-        gc.collect()
-        print(turns, gc.mem_alloc(), len(ref.turns))
-    if ref.phase == "game_over":
-        break
-gc.collect()
-print(json.dumps({"turns": turns, "heap_used": gc.mem_alloc()}))
+            k = playable[rng.below(len(playable))]
+            mv = nth_move(st, k, rng.below(count_moves(st, k)))
+            ref.on_card(uid_of[k])
+            assert ref.phase == "await_move", ref.phase
+            present(hands, st, mv)
+            if ref.phase == "await_move":
+                ref.confirm()  # a move the sensors cannot tell from a longer one
+            new, _ = rules_apply(st, mv)
+            hands.show(new)  # the effects, carried out
+            assert ref.phase != "await_effect", ref.diffs
+            if not same_board(ref.st, new):
+                raise AssertionError("the referee's game differs from the move played: %r %r"
+                                     % (list(ref.st.board), list(new.board)))
+        turns += 1
+        if turns in (50, 400, 800) and VERBOSE:
+            gc.collect()
+            print(turns, gc.mem_alloc(), len(ref.turns))
+        if ref.phase == "game_over":
+            break
+    gc.collect()
+    print(json.dumps({"turns": turns, "heap_used": gc.mem_alloc(),
+                      "won": ref.phase == "game_over"}))
+
+
+play()

@@ -1,12 +1,15 @@
 # Minimal stand-ins for a heap measurement of the firmware alone (host_tools/bench/
 # mp_game_heap.py): no physical model; the ADC returns readings from one array that the
 # measuring script sets. Keeps next to nothing alive, unlike the simulator.
+# The measuring script sizes and fills the tables below from the board's maps.
 from array import array
 
-READINGS = array("H", [34880] * 96)   # sensor index -> ADC reading (u16)
-SENSOR_AT = bytearray([255] * 96)     # mux * 16 + channel -> sensor index, set by the script
-ADC_PINS = {}
-state = [0]  # the select lines' value
+READINGS = array("H")   # sensor index -> ADC reading (u16)
+SENSOR_AT = bytearray()  # mux * 16 + channel -> sensor index (255: none)
+ADC_PINS = {}            # ADC pin -> its index m; mux m sits on ADC m % NADC
+BANKS = {}               # bank enable pin (active low) -> its bank; mux m is in bank m // NADC
+NADC = [1]
+state = [0, 0]  # the select lines' value, the bank enabled
 
 
 def freq(hz=None):
@@ -27,6 +30,8 @@ class Pin:
         b = SELECT.get(self.id)
         if b is not None:
             state[0] = (state[0] | (1 << b)) if v else (state[0] & ~(1 << b))
+        elif not v and self.id in BANKS:
+            state[1] = BANKS[self.id]
         return None
 
 
@@ -40,7 +45,7 @@ class ADC:
         self.m = ADC_PINS[pin.id]
 
     def read_u16(self):
-        i = SENSOR_AT[self.m * 16 + state[0]]
+        i = SENSOR_AT[(state[1] * NADC[0] + self.m) * 16 + state[0]]
         return READINGS[i] if i != 255 else 0
 
 
