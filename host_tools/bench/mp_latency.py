@@ -1,21 +1,50 @@
 # Runs on MicroPython from a device tree built with the simulator:
-#   micropython mp_latency.py N
-# plays red's opening 5 (0 -> 5) on the simulated board and prints the board time from the
-# last placement to the accepted move, split into the scanner's debounce and the quiet scan.
-# With N = 2 the accepting decision is taken once more (position restored first), so callgrind
-# counts of N = 2 and N = 1 differ by the processing of one accepted move.
+#   micropython mp_latency.py N [SCENE]
+# plays one move of a scene on the simulated board and prints the board time from the last
+# thing the players did (a placement, or the confirm press a move the sensors cannot tell
+# from a longer one needs) to the accepted move, split into the scanner's debounce and the
+# quiet scan. With N = 2 the accepting decision is taken once more (position, judge and
+# touched squares restored first), so callgrind counts of N = 2 and N = 1 differ by the
+# processing of one accepted move.
+#
+# Scenes (SCENES below): agent-dog (default: red's opening 5, 0 -> 5, on the Agent DOG board),
+# and DOG Royal with 6 players on the 6-seat board, which is calibrated for ranks first the way
+# a maker does at bring-up: royal-king (red's king, 0 -> 5 with a 5), royal-1-7 (red's king
+# 0 -> 3 with the 1-7), royal-jump (red's citizen 0 -> 8 with an 8, a special space: it draws
+# and jumps on to the next free one, 24), royal-stop (the same citizen stays on 8: the board
+# cannot tell that from a jump to come, so the player confirms).
 import sys
 sys.path.insert(0, "host_tools/sim/device")
 sys.path.insert(1, ".")
 import json
-from host_tools.sim.world import World
+import os
+from host_tools.sim.world import World, config_dir
 from firmware import app as app_mod
+from shared_rules import variant
 
 N = int(sys.argv[1])
-w = World(1)
-uid = w.card_of_kind("5")
+SCENE = sys.argv[2] if len(sys.argv) > 2 else "agent-dog"
+KING, CITIZEN = 1, 3  # the World's piece numbers (colour-1 .. colour-4: king .. jester)
+# scene -> (board, game, players, the piece red puts on its start space, card, placements
+# [(from, to)], whether the player confirms)
+SCENES = {
+    "agent-dog": (None, "agent-dog", 4, None, "5", [("0", "5")], False),
+    "royal-king": ("dog-6", "dog-royal", 6, KING, "5", [("0", "5")], False),
+    "royal-1-7": ("dog-6", "dog-royal", 6, KING, "1-7", [("0", "3")], False),
+    "royal-jump": ("dog-6", "dog-royal", 6, CITIZEN, "8", [("0", "8"), ("8", "24")], False),
+    "royal-stop": ("dog-6", "dog-royal", 6, CITIZEN, "8", [("0", "8")], True),
+}
+board, game_name, players, red_first, card, placements, confirms = SCENES[SCENE]
+for name in ("game.log", "calib.json"):  # a fresh flash: every run does the same work
+    try:
+        os.remove(name)
+    except OSError:
+        pass
+cards_name = variant.variant_class(game_name).cards_name
+w = World(1, board=board, cards=cards_name)
+uid = w.card_of_kind(card)
 with open("cards.json", "w") as f:
-    f.write(json.dumps([uid, "5"]) + "\n")
+    f.write(json.dumps([uid, card]) + "\n")
 events = []
 
 
@@ -24,13 +53,10 @@ class NoInput:
         return None
 
 
-a = app_mod.App("hardware", ".", write=lambda line: events.append((w.clock_us, line)),
-                inp=NoInput())
+a = app_mod.App(config_dir(board) if board else "hardware", ".",
+                write=lambda line: events.append((w.clock_us, line)), inp=NoInput())
 a.boot()
 ref = a.ref
-ref.start(4)
-for c, s in (("red", 0), ("blue", 16), ("green", 32), ("yellow", 48)):
-    w.place(w.lift(c + ":s4"), str(s))
 n = 0
 
 
@@ -48,30 +74,81 @@ def run_until(cond, limit=400):
     raise SystemExit("timed out")
 
 
+def scans(k):
+    left = [k]
+
+    def done():
+        left[0] -= 1
+        return left[0] <= 0
+    run_until(done)
+
+
+def command(cmd):
+    ans = a.command(cmd)
+    if not ans.get("ok"):
+        raise SystemExit("%s refused: %s" % (cmd, ans))
+
+
+game = variant.load(game_name, a.lay.name)
+lay = game.lay
+if game.ranked:
+    # bring-up: the empty board, then every piece on its start-area spot in rank order
+    pieces = w.world()
+    for name in pieces:
+        if pieces[name]["at"] is not None:
+            w.lift(pieces[name]["at"])
+    scans(20)
+    command({"op": "calibrate", "step": "empty"})
+    for name in pieces:
+        colour, k = name.rsplit("-", 1)
+        w.place(name, "%s:s%s" % (colour, k))
+    scans(20)
+    command({"op": "calibrate", "step": "ranks"})
+    scans(20)
+ref.start(players, game=game)
+st = ref.st
+for c in st.seats:
+    colour = lay.colours[c]
+    k = (red_first if colour == "red" else KING) if game.ranked else lay.ppc
+    w.place(w.lift("%s:s%d" % (colour, k)), str(lay.start[c]))
 run_until(lambda: ref.phase == "await_card")
 w.card(uid)
 run_until(lambda: ref.phase == "await_move")
 w.card_off()
 pre = (ref.st, ref.judge, ref.card)
-w.place(w.lift("0"), "5")
-t_place = w.clock_us
+t_last = 0
+for frm, to in placements:
+    if t_last:
+        scans(10)  # a citizen stands on its special space a moment before it jumps on
+    w.place(w.lift(frm), to)
+    t_last = w.clock_us
 reported = []
+touched = bytearray(len(ref.touched))  # the squares touched when the move is decided
 real_sense = ref.sense
 
 
-def sense(sensed, changed):
+def sense(sensed, changed, bands=None):
     reported.append(w.clock_us)
-    real_sense(sensed, changed)
+    real_sense(sensed, changed, bands)
+    touched[:] = ref.touched
 
 
 ref.sense = sense
+if confirms:
+    scans(20)  # the board has settled on a move it cannot tell from a longer one
+    w.press("confirm")
+    t_last = w.clock_us
 run_until(lambda: ref.phase != "await_move")
 t_move = [t for t, line in events if '"move"' in line][0]
 for _ in range(N - 1):
     # the same decision again: back to the moment before it
     ref.st, ref.judge, ref.card = pre
     ref.phase = "await_move"
+    ref.touched[:] = touched
     ref.decide()
-print(json.dumps({"debounce_ms": (reported[-1] - t_place) / 1000.0,
-                  "quiet_ms": (t_move - reported[-1]) / 1000.0,
-                  "total_ms": (t_move - t_place) / 1000.0}))
+    if confirms:
+        ref.confirm()
+debounce = (reported[-1] - t_last) / 1000.0 if reported and reported[-1] > t_last else 0.0
+print(json.dumps({"debounce_ms": debounce,
+                  "quiet_ms": (t_move - max(t_last, reported[-1] if reported else 0)) / 1000.0,
+                  "total_ms": (t_move - t_last) / 1000.0}))
