@@ -349,7 +349,7 @@ class Referee:
         self.cands = []
         for order in orders:
             m = Move(mv.card, mv.act, mv.a, mv.b, order)
-            new, events = rules_apply(st, m)
+            new, events = rules_apply(st, m, True)  # the judge found it among the legal moves
             self.cands.append((m, new, events))
         self.move_json = notation.to_json(st, Move(mv.card, mv.act, mv.a, mv.b))
         self.saved = False
