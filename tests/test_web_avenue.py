@@ -793,3 +793,35 @@ def test_a_game_begun_with_the_boards_menu_is_dealt_and_its_offer_tapped_in(site
     assert view["phase"] == "play" and None not in view["offer"]
     assert twin.cards.disagrees(view) is None
     assert [x["card"] for x in twin.state()["offer"]] == view["offer"]
+
+
+def test_a_game_resumed_from_flash_is_laid_out_as_the_board_counts_it(tmp_path):
+    """`agentboard sim --flash DIR` on a board whose flash holds a game: the twin never dealt
+    it, so it lays the cards out as the board's public view counts them."""
+    flash = str(tmp_path / "flash")
+    first = AvenueTwin(seed=2, speed=SPEED, paused=True, flash=flash)
+    try:
+        assert first.act({"op": "new_game", "players": 3, "mode": "advanced"})["ok"]
+        first.step(8)
+        hand = first.cards.hands[("green", 0)]
+        up = hand[0]
+        down = next(h for h in first.cards.hands[("green", 1)]
+                    if first.cards.kind(h) != first.cards.kind(up))
+        for h, pad in ((up, "up"), (down, "down")):
+            assert first.act({"op": "card", "id": h, "reader": pad})["ok"]
+            first.step(READ_TICKS)
+        for pad in ("down", "up"):
+            assert first.act({"op": "card_off", "reader": pad})["ok"]
+            first.step(OFF_TICKS)
+        assert [e["event"] for _, e in first.events].count("recruit") == 2
+    finally:
+        first.close()
+    again = AvenueTwin(seed=2, speed=SPEED, paused=True, flash=flash)
+    try:
+        again.step(4)
+        view = firmware(again)["view"]
+        assert [e["event"] for _, e in again.events][:2] == ["boot", "resumed"]
+        assert sum(view["agents"]["green"].values()) == 1
+        assert again.cards.disagrees(view) is None
+    finally:
+        again.close()

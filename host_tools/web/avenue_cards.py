@@ -79,6 +79,43 @@ class Cards:
             self.offer[j] = self.market.pop()
         return [self.kind(h) for h in self.offer]
 
+    def arrange(self, view, on_pads):
+        """Lays the cards out as the board's public view counts them, for a game the board
+        resumed from its flash that these cards never saw dealt: the named cards (tableaux,
+        offer, ongoing, the face-up card) where the view puts them, the cards lying on the
+        pads (on_pads: {pad: handle}) there, hands and decks dealt from the rest, shuffled."""
+        self.collect()
+        self.rng.shuffle(self.deck)
+        self.rng.shuffle(self.market)
+        for pad in PADS:
+            h = on_pads.get(pad)
+            if h is not None:
+                self._take(h)
+                self.pads[pad] = h
+        self.played = view.get("rules_phase") == "recruit"
+        for side in SIDES:
+            for name in sorted(view["agents"][side]):
+                for _ in range(view["agents"][side][name]):
+                    self.tableau[side].append(self._pick(name, [self.deck]))
+                    self._take(self.tableau[side][-1])
+            for name in view.get("ongoing", {}).get(side, []):
+                h = self._pick(name, [self.market])
+                self._take(h)
+                self.ongoing[side].append(h)
+        for j, name in enumerate(view.get("offer") or []):
+            if name is not None:
+                h = self._pick(name, [self.market])
+                self._take(h)
+                self.offer[j] = h
+        for side in SIDES:
+            for seat in range(len(view["hands"][side])):
+                self.hands[(side, seat)] = [self.deck.pop() for _ in
+                                            range(min(view["hands"][side][seat], len(self.deck)))]
+        while len(self.deck) > view["deck"]:
+            self.discards.append(self.deck.pop())  # laid aside face down before the cut
+        while len(self.market) > view.get("market_deck", len(self.market)):
+            self.spent.append(self.market.pop())
+
     def save(self):
         """Everything needed to undo a step that the board then refused."""
         return (list(self.deck), list(self.market), dict((k, list(v)) for k, v in

@@ -106,7 +106,13 @@ class AvenueTwin(Twin):
         self.buzz_seen = (last_t, done)
 
     def _follow(self, view):
-        pass  # the cards follow the board's events (_on_event)
+        """The cards follow the board's events (_on_event); a game the board resumed from its
+        flash before these cards were dealt is laid out as its public view counts it."""
+        if view is not None and not self.cards.hands:
+            tags = self.sim.mirror.snapshot()["tags"]
+            by_uid = dict((self.cards.uid(h), h) for h in self.cards.handles)
+            self.cards.arrange(view, dict((pad, by_uid.get(tags.get(pad, [None])[0]))
+                                          for pad in tags if tags[pad]))
 
     def _meaning(self, loc, rgb):
         return avenue_lights.meaning(loc, rgb, self.view)
