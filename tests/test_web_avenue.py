@@ -368,6 +368,12 @@ def test_the_page_draws_the_street_pawns_pads_and_leds_from_the_board_data(site)
     homes = page.eval_on_selector_all("g.space.home", "gs => gs.map(g => [g.dataset.loc, "
                                       "g.dataset.home])")
     assert dict(homes) == dict((str(v), k) for k, v in BOARD["homes"].items())
+    # one screen: the page fits 1280x720 without scrolling, the whole street in view
+    size = page.evaluate("() => [document.documentElement.scrollWidth, "
+                         "document.documentElement.scrollHeight]")
+    assert size[0] <= VIEWPORT["width"] and size[1] <= VIEWPORT["height"], size
+    box = page.locator("#board").bounding_box()
+    assert box["y"] + box["height"] <= VIEWPORT["height"] and box["width"] > 500
     pads = page.eval_on_selector_all("g.pad", "gs => gs.map(g => g.dataset.pad)")
     assert pads == ["up", "down", "tap"]
     # every LED of the chain is drawn, each where its location is
