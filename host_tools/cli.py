@@ -120,9 +120,15 @@ def cmd_calibrate(args):
 def cmd_virtual(args):
     from host_tools.sim.server import serve_lines
     from host_tools.sim.server import SimError, board_and_cards
+    from host_tools.sim import worlds
     from host_tools.virtual.device import VirtualDevice, VirtualDeviceError
+    own, why = own_board(args.game, args.board)
+    if why:
+        return fail("virtual: %s" % why, EXIT_USAGE)
     try:
-        board, cards = board_and_cards(args.board, args.game)
+        # a game of its own board brings its own cards (its world enrols them)
+        board, cards = (worlds.GAME_BOARDS[own], None) if own else board_and_cards(
+            args.board, args.game)
     except SimError as e:
         return fail("virtual: %s" % e, EXIT_USAGE)
     try:
@@ -452,9 +458,9 @@ def parser():
     p.add_argument("--flash", type=cliargs.folder,
                    help="folder that keeps the device's files (default: a new one)")
     p.add_argument("--seed", type=cliargs.whole_number, default=1)
-    p.add_argument("--game", choices=sim_games(), help="the game whose deck the device's "
+    p.add_argument("--game", choices=page_games(), help="the game whose deck the device's "
                    "stickers are (default: the board's first game)")
-    p.add_argument("--board", choices=sim_boards(), help="the board variant simulated (default: "
+    p.add_argument("--board", choices=page_boards(), help="the board variant simulated (default: "
                    "the game's smallest board, or the Agent DOG board); deploy it with "
                    "--board too")
     p.set_defaults(run=cmd_virtual)
