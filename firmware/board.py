@@ -3,6 +3,7 @@
 # the firmware knows a GPIO number. The board variant (config/variant.json: its layout, whether
 # its pieces carry ranks) is `variant`; a config without one is the Agent DOG board (None).
 import json
+from array import array
 
 import machine
 import neopixel
@@ -19,12 +20,10 @@ VARIANT_FILE = "variant.json"
 MUX_CHANNELS = 16
 
 
-def load_config(config_dir):
-    out = {}
-    for name in ("pins", "sensors", "leds"):
-        with open(config_dir + "/" + name + ".json") as f:
-            out[name] = json.load(f)
-    return out
+def load_map(config_dir, name):
+    """One of the hardware maps (pins, sensors, leds) as parsed JSON."""
+    with open(config_dir + "/" + name + ".json") as f:
+        return json.load(f)
 
 
 def load_variant(config_dir):
@@ -40,28 +39,111 @@ def load_variant(config_dir):
             "ranked_pieces": bool(info.get("ranked_pieces"))}
 
 
+class Names:
+    """The names of a map's sensors or LEDs ("12", "red:h2", "seat:blue") packed into one
+    string, read like the list of strings it replaces (len, [i], iteration, index, in). A
+    hundred names as separate strings take 32 bytes each on an ESP32 (object and text), kept
+    for as long as the board runs; packed, about 3. A name is made when it is read, which
+    only commands and set-up do."""
+
+    def __init__(self, items, key=None):
+        """items: the names, or (key given) the map's entries that hold each under `key`;
+        read twice, so no list of the names is made first. Names are ASCII."""
+        n = len(items)
+        # where each name starts in text, then where one more would: the name i is
+        # text[starts[i]:starts[i + 1] - 1]
+        self.starts = array("H", bytes(2 * (n + 1)))
+        at = 1
+        for i in range(n):
+            self.starts[i] = at
+            at += len(items[i] if key is None else items[i][key]) + 1
+        self.starts[n] = at
+        text = bytearray(b"\n" * at)
+        for i in range(n):
+            text[self.starts[i]:self.starts[i + 1] - 1] = (
+                items[i] if key is None else items[i][key]).encode()
+        self.text = text.decode()
+
+    def __len__(self):
+        return len(self.starts) - 1
+
+    def __getitem__(self, i):
+        if i < 0:
+            i += len(self)
+        return self.text[self.starts[i]:self.starts[i + 1] - 1]
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def _find(self, name):
+        if type(name) is not str or "\n" in name:
+            return -1
+        return self.text.find("\n" + name + "\n")
+
+    def __contains__(self, name):
+        return self._find(name) >= 0
+
+    def index(self, name):
+        at = self._find(name) + 1  # where the name starts
+        if at <= 0:
+            raise ValueError("%r is not named in this map" % (name,))
+        lo = 0
+        hi = len(self) - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.starts[mid] < at:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+
+class NameIndex:
+    """name -> its place in a Names, read like the dict it replaces (index[name], in)."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def __getitem__(self, name):
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise KeyError(name)
+
+    def __contains__(self, name):
+        return name in self.names
+
+    def __len__(self):
+        return len(self.names)
+
+
 class Board:
     def __init__(self, config_dir="config", data_dir="."):
-        cfg = load_config(config_dir)
-        pins = cfg["pins"]
-        sensors = cfg["sensors"]["sensors"]
-        self.locations = [s["loc"] for s in sensors]
-        self.index = {}
-        for i in range(len(self.locations)):
-            self.index[self.locations[i]] = i
-        self.led_names = cfg["leds"]["leds"]
-        self.data_dir = data_dir
-        self.variant = load_variant(config_dir)
+        # the maps one at a time, each parsed tree dropped before the next is read: together
+        # they would be the largest thing the heap holds at boot
+        pins = load_map(config_dir, "pins")
         mux = pins["mux"]
         nmux = len(mux["adc"])
         # mux m sits on ADC pin m % nmux in bank m // nmux (one bank when the map has none)
         bank_pins = mux.get("bank")
         nbank = len(bank_pins) if bank_pins else 1
-        sensor_of = [-1] * (MUX_CHANNELS * nmux * nbank)
+        sensors = load_map(config_dir, "sensors")["sensors"]
+        self.locations = Names(sensors, "loc")  # sensor index -> its location
+        self.index = NameIndex(self.locations)  # location -> sensor index
+        # (an array, not a list of ints: no block of 4 bytes per channel asked for at boot)
+        sensor_of = array("h", bytes(2 * MUX_CHANNELS * nmux * nbank))
+        for k in range(len(sensor_of)):
+            sensor_of[k] = -1
         for i in range(len(sensors)):
             m = sensors[i]["mux"]
             sensor_of[((m // nmux) * MUX_CHANNELS + sensors[i]["channel"]) * nmux
                       + m % nmux] = i
+        n_sensors = len(sensors)
+        del sensors
+        self.led_names = Names(load_map(config_dir, "leds")["leds"])
+        self.data_dir = data_dir
+        self.variant = load_variant(config_dir)
         banks = None
         if bank_pins:
             banks = [machine.Pin(g, machine.Pin.OUT, value=1) for g in bank_pins]  # all off
@@ -70,13 +152,13 @@ class Board:
         self.calib_path = data_dir + "/" + CALIB_FILE
         self.calib_error = None
         try:
-            calib = calibration.load(self.calib_path, len(sensors))
+            calib = calibration.load(self.calib_path, n_sensors)
         except ValueError as e:
             self.calib_error = str(e)  # reported by the self-test; never silently replaced
             calib = None
         self.calibrated = calib is not None
         if calib is None:
-            calib = calibration.Calibration(len(sensors))
+            calib = calibration.Calibration(n_sensors)
         self.calib = calib
         self.scanner = Scanner(select, adcs, sensor_of, calib, banks=banks)
         nfc = pins["nfc"]
@@ -107,9 +189,8 @@ class Board:
                                          duty_u16=0))
 
     def release_names(self):
-        """Once Places and View have their index tables, the name lookups are not needed."""
-        self.index = {}
-        self.led_names = []
+        """Once the view has its index tables, the LED names are not needed."""
+        self.led_names = Names([])
 
     def led_index(self, name):
         return self.led_names.index(name)

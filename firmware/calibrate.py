@@ -3,7 +3,7 @@
 # per-sensor readings, thresholds and rank bands that `agentboard calibrate` draws as a picture.
 import json
 
-from firmware.hal import calibration
+from firmware.hal import calibration, measure
 from firmware.hal.scanner import NAMES, NO_BAND
 
 RANK_NAMES = ("king", "knight", "citizen", "jester")
@@ -13,7 +13,7 @@ SPOT_MARK = ":s"  # start-area spots are named COLOUR:s1 .. COLOUR:s4
 def rank_at_spots(locations):
     """Per sensor, the rank the ranks step expects there: rank k - 1 on every start-area spot
     sK (king on s1 ... jester on s4), none elsewhere."""
-    out = bytearray([NO_BAND] * len(locations))
+    out = bytearray(bytes([NO_BAND]) * len(locations))
     for i in range(len(locations)):
         loc = locations[i]
         cut = loc.find(SPOT_MARK)
@@ -28,15 +28,15 @@ def command(board, cmd):
     step = cmd.get("step", "empty")
     sc = board.scanner
     if step == "empty":
-        bad = calibration.measure_baseline(sc, board.calib)
+        bad = measure.measure_baseline(sc, board.calib)
     elif step == "pieces":
-        ups, downs = calibration.measure_pieces(sc, board.calib)
+        ups, downs = measure.measure_pieces(sc, board.calib)
     elif step == "ranks":
         if not ranked_board(board):
             return {"ok": False, "error": "refused", "reason": "this board's pieces carry no "
                     "ranks (its variant.json has no ranked_pieces)"}
         try:
-            counts = calibration.measure_ranks(sc, board.calib, rank_at_spots(board.locations))
+            counts = measure.measure_ranks(sc, board.calib, rank_at_spots(board.locations))
         except ValueError as e:
             return {"ok": False, "error": "refused", "reason": str(e)}
     else:
@@ -60,7 +60,7 @@ def sensor_parts(board):
     object (about 5 KB: never held whole)."""
     c = board.calib
     sc = board.scanner
-    yield '{"loc": %s, "class": %s' % (json.dumps(board.locations),
+    yield '{"loc": %s, "class": %s' % (json.dumps(list(board.locations)),
                                        json.dumps([NAMES[k] for k in sc.state]))
     for key, arr in (("raw", sc.raw), ("base", c.base), ("up", c.up), ("down", c.down),
                      ("up_on", c.up_on), ("up_off", c.up_off), ("dn_on", c.dn_on),

@@ -28,6 +28,7 @@ class CardMap:
     def __init__(self, data_dir=".", kinds=()):
         self.path = data_dir + "/cards.json"
         self.kinds = list(kinds)
+        self.n = 0  # stickers known; the tables below may have room for more
         self.uids = bytearray()
         self.kind_of = bytearray()
         self.error = None
@@ -36,6 +37,17 @@ class CardMap:
         except OSError:
             return
         with f:
+            # the lines are counted first and the tables made once: grown a sticker at a time
+            # they would leave a trail of ever larger freed blocks in the heap at boot
+            lines = 0
+            while True:
+                line = f.readline()
+                if not line:
+                    break
+                if line.strip():
+                    lines += 1
+            self._room(lines)
+            f.seek(0)
             try:
                 while True:
                     line = f.readline()
@@ -45,13 +57,24 @@ class CardMap:
                         uid_hex, kind = json.loads(line)
                         self._put(_uid_bytes(uid_hex), kind)
             except (ValueError, TypeError) as e:
+                self.n = 0
                 self.uids = bytearray()
                 self.kind_of = bytearray()
                 self.error = "cards.json is unreadable (%s): enrol the cards again" % e
 
+    def _room(self, more):
+        """Makes the tables hold at least `more` further stickers."""
+        need = self.n + more - len(self.kind_of)
+        if need > 0 and not self.kind_of:
+            self.uids = bytearray(need * SLOT)
+            self.kind_of = bytearray(need)
+        elif need > 0:
+            self.uids.extend(bytes(need * SLOT))
+            self.kind_of.extend(bytes(need))
+
     def _find(self, uid):
         n = len(uid)
-        for j in range(len(self.kind_of)):
+        for j in range(self.n):
             at = j * SLOT
             if self.uids[at] == n and self.uids[at + 1:at + 1 + n] == uid:
                 return j
@@ -65,11 +88,12 @@ class CardMap:
         if j >= 0:
             self.kind_of[j] = k
             return
-        slot = bytearray(SLOT)
-        slot[0] = len(uid)
-        slot[1:1 + len(uid)] = uid
-        self.uids.extend(slot)
-        self.kind_of.append(k)
+        self._room(1)
+        at = self.n * SLOT
+        self.uids[at] = len(uid)
+        self.uids[at + 1:at + 1 + len(uid)] = uid
+        self.kind_of[self.n] = k
+        self.n += 1
 
     def kind(self, uid_hex):
         try:
@@ -82,7 +106,7 @@ class CardMap:
         self._put(_uid_bytes(uid_hex), kind)
         tmp = self.path + ".tmp"
         with open(tmp, "w") as f:
-            for j in range(len(self.kind_of)):
+            for j in range(self.n):
                 at = j * SLOT
                 n = self.uids[at]
                 uid = "".join(["%02x" % b for b in self.uids[at + 1:at + 1 + n]])
@@ -91,4 +115,4 @@ class CardMap:
         os.rename(tmp, self.path)
 
     def count(self):
-        return len(self.kind_of)
+        return self.n

@@ -11,6 +11,7 @@
 # segment of single steps that must be walkable from where the piece stood, pieces it burned
 # must come off, and the steps left must still be playable. When all four are used, it is done.
 from shared_rules import movegen, split
+from shared_rules.hints import Hints
 from shared_rules.apply import changes
 from shared_rules.move import Move
 from shared_rules.cards import SPLIT
@@ -22,11 +23,24 @@ WAIT = 0       # nothing decided yet (a move may be under way)
 DONE = 1       # one move explains the board: self.move
 AMBIGUOUS = 2  # complete, but another legal move could still grow out of it: confirm decides
 ILLEGAL = 3    # no legal move explains the board: self.bad lists the sensors to put right
-NO_VIA = 255   # an outline with no space its piece stands on midway
 
 
 def occ(cls):
     return cls == UP or cls == DOWN
+
+
+# A WholeMove's outline of one legal move: one small bytearray per move (a swap of a piece
+# among 24 on the 6-seat board has 80 outlines, so no object per field):
+O_A = 0        # the moving piece
+O_B = 1        # two bytes: its destination (a citizen's jump packed in) or, a swap, the other
+O_N = 3        # how many sensors the move changes (1 to 3)
+O_SENSOR = 4   # those sensors (NONE past O_N)
+O_AFTER = 7    # their occupancy after the move
+O_BAND = 10    # the rank band each reads after it (NO_BAND: empty, or an unranked game)
+O_VIA = 13     # a citizen's jump: the sensor of the special space it stands on a while
+O_COUNTS = 14  # then the pieces in each start area after the move, one byte per colour
+MAX_CHANGED = 3
+NONE = 255  # no sensor (boards have fewer than 255)
 
 
 class WholeMove:
@@ -42,20 +56,15 @@ class WholeMove:
                 self.pre[places.sensor[st.pos[p]]] = 1
             else:
                 self.pre_count[p // lay.ppc] += 1
-        # every legal move as the sensors see it, one list per field (no object per move: a
-        # swap among 8 undercover pieces has 28): the moving piece and its destination, the
-        # sensors whose occupancy it changes and their occupancy after it, the start-area
-        # counts after it, and a key that tells outcomes apart
-        self.o_a = []
-        self.o_b = []
-        self.o_changed = []
-        self.o_after = []
-        self.o_band = []  # the rank band read after it on each changed sensor (ranked games)
-        self.o_counts = []
-        self.o_via = []  # a citizen's jump: the sensor of the special space it stands on a while
-        self.o_key = []
+        # every legal move as the sensors see it (O_* above): the moving piece and its
+        # destination, the sensors whose occupancy it changes, their occupancy and ranks after
+        # it, and the start-area counts after it
+        self.outlines = []
         self.ranked = st.game.ranked
         self.act = st.game.cards.action[movegen.effective(st, k)]
+        self.swap = self.act == movegen.SWAP or self.act == movegen.SWAP_OWN
+        # the same walk collects the card's hints for the LEDs: no second walk of its moves
+        self.hints = Hints(st, k)
         movegen.moves(st, k, self._outline)
         self.move = None
         self.bad = []
@@ -65,7 +74,8 @@ class WholeMove:
 
     def lights(self):
         """What the LEDs show for this card (worked out once: the board does not change it)."""
-        return move_lights.CardLights(self.places, self.st, self.k)
+        h = self.hints
+        return move_lights.CardLights(self.places, self.st, self.k, (h.movable, h.targets))
 
     def fired(self):
         return []  # one piece moves: at most one meeting point, no order to choose
@@ -75,35 +85,42 @@ class WholeMove:
         # sensors; a card's outlines are all listed when it is played
         st = self.st
         sensor = self.places.sensor
+        self.hints.visit(a, b)
         board, areas = changes(st, self.act, a, b)
-        counts = bytearray(self.pre_count)  # start areas after the move
+        ncol = len(self.pre_count)
+        r = bytearray(O_COUNTS + ncol)
+        r[O_A] = a
+        r[O_B] = b >> 8
+        r[O_B + 1] = b & 0xFF
+        r[O_N] = len(board)
+        for j in range(MAX_CHANGED):
+            r[O_SENSOR + j] = NONE
+            r[O_BAND + j] = NO_BAND
+        ppc = st.lay.ppc
+        for j in range(len(board)):
+            loc, occupied = board[j]
+            r[O_SENSOR + j] = sensor[loc]
+            r[O_AFTER + j] = occupied
+            if self.ranked and occupied:
+                # the mover lands; a swap's squares trade their pieces
+                r[O_BAND + j] = ((b if loc == st.pos[a] else a) if self.swap else a) % ppc
+        r[O_VIA] = NONE
+        if not self.swap and movegen.jump_of(b) >= 0:
+            r[O_VIA] = sensor[movegen.dest_of(b)]
+        for c in range(ncol):
+            r[O_COUNTS + c] = self.pre_count[c]
         for c, delta in areas:
-            counts[c] += delta
-        self.o_a.append(a)
-        self.o_b.append(b)
-        self.o_changed.append(bytes([sensor[loc] for loc, _ in board]))
-        self.o_after.append(bytes([occupied for _, occupied in board]))
-        if self.ranked:
-            ppc = st.lay.ppc
-            bands = bytearray([NO_BAND] * len(board))
-            for j in range(len(board)):
-                loc, occupied = board[j]
-                if occupied:  # a swap's squares trade their pieces; else the mover lands
-                    if self.act == movegen.SWAP_OWN:
-                        bands[j] = (b if loc == st.pos[a] else a) % ppc
-                    else:
-                        bands[j] = a % ppc
-            self.o_band.append(bytes(bands))
-        self.o_counts.append(bytes(counts))
-        via = NO_VIA
-        if self.act != movegen.SWAP and self.act != movegen.SWAP_OWN and \
-                movegen.jump_of(b) >= 0:
-            via = sensor[movegen.dest_of(b)]
-        self.o_via.append(via)
-        if self.act == movegen.SWAP or self.act == movegen.SWAP_OWN:
-            self.o_key.append(st.pos[a] << 16 | st.pos[b])
-        else:
-            self.o_key.append(st.pos[a] << 16 | b)
+            r[O_COUNTS + c] += delta
+        self.outlines.append(r)
+
+    def _key(self, r):
+        # what tells outcomes apart: where the mover stands, and where it goes (a swap: where
+        # the other piece stands)
+        b = r[O_B] << 8 | r[O_B + 1]
+        return self.st.pos[r[O_A]] << 16 | (self.st.pos[b] if self.swap else b)
+
+    def _accept(self, r):
+        self.move = Move(self.k, self.act, r[O_A], r[O_B] << 8 | r[O_B + 1])
 
     def judge(self, sensed, touched, bands=None):
         """sensed: class per sensor; touched: per sensor, changed since the card was played;
@@ -123,18 +140,16 @@ class WholeMove:
             for i in places.spots[c]:
                 if occ(sensed[i]):
                     now_count[c] += 1
-        complete = []   # outline indices, one per outcome
+        complete = []   # outlines, one per outcome
         untouched = []  # complete but for a square nobody touched: confirm may accept it
         growing = 0
-        for o in range(len(self.o_a)):
-            changed = self.o_changed[o]
-            counts = self.o_counts[o]
-            after = self.o_after[o]
-            want = self.o_band[o] if self.ranked else None
-            via = self.o_via[o]
+        for r in self.outlines:
+            s0 = r[O_SENSOR]
+            s1 = r[O_SENSOR + 1]
+            s2 = r[O_SENSOR + 2]
             ok = True
             for i in moved:
-                if i not in changed:
+                if i != s0 and i != s1 and i != s2:
                     ok = False
                     break
             if not ok:
@@ -142,8 +157,8 @@ class WholeMove:
             # start areas may only have changed the move's way: a piece left for the start
             # space, a knocked-out piece put back (or still in a hand)
             for c in range(len(now_count)):
-                lo = min(self.pre_count[c], counts[c])
-                hi = max(self.pre_count[c], counts[c])
+                lo = min(self.pre_count[c], r[O_COUNTS + c])
+                hi = max(self.pre_count[c], r[O_COUNTS + c])
                 if not lo <= now_count[c] <= hi:
                     ok = False
                     break
@@ -151,52 +166,52 @@ class WholeMove:
                 continue
             done = True
             touch_missing = False
-            for j in range(len(changed)):
-                i = changed[j]
+            via = r[O_VIA]
+            for j in range(r[O_N]):
+                i = r[O_SENSOR + j]
                 now = occ(sensed[i])
+                after = r[O_AFTER + j]
                 if i == via and now:
                     done = False  # the citizen stands on its special space: the jump goes on
                     continue
-                if now != after[j]:
+                if now != after:
                     done = False
                     # a sensor already changed must have changed the move's way; a square
                     # whose occupant changes (capture, swap) may stand empty meanwhile
-                    if now != self.pre[i] and not (self.pre[i] and after[j]):
+                    if now != self.pre[i] and not (self.pre[i] and after):
                         ok = False
                         break
-                elif self.pre[i] and after[j] and not touched[i]:
+                elif self.pre[i] and after and not touched[i]:
                     done = False  # a capture or swap square nobody has touched yet
                     touch_missing = True
-                elif want is not None and now and bands[i] != want[j]:
+                elif self.ranked and now and bands[i] != r[O_BAND + j]:
                     done = False  # not (yet) the rank this move puts there
             if not ok:
                 continue
             for c in range(len(now_count)):
                 # entering needs the piece to have left its start area
-                if counts[c] < self.pre_count[c] and now_count[c] != counts[c]:
+                if r[O_COUNTS + c] < self.pre_count[c] and now_count[c] != r[O_COUNTS + c]:
                     done = False
             if done:
-                if not any(self.o_key[c] == self.o_key[o] for c in complete):
-                    complete.append(o)
+                if not self._known(complete, r):
+                    complete.append(r)
             else:
                 # a move the board could still grow into must explain every touched square
                 explains = True
                 for i in felt:
-                    if i not in changed:
+                    if i != s0 and i != s1 and i != s2:
                         explains = False
                         break
                 if explains:
                     growing += 1
-                if touch_missing and not any(self.o_key[c] == self.o_key[o] for c in untouched):
-                    untouched.append(o)
+                if touch_missing and not self._known(untouched, r):
+                    untouched.append(r)
         self.bad = []
         if len(complete) == 1:
-            o = complete[0]
-            self.move = Move(self.k, self.act, self.o_a[o], self.o_b[o])
+            self._accept(complete[0])
             return AMBIGUOUS if growing else DONE
         if not complete and len(untouched) == 1:
-            o = untouched[0]
-            self.move = Move(self.k, self.act, self.o_a[o], self.o_b[o])
+            self._accept(untouched[0])
             return AMBIGUOUS
         if complete:
             return WAIT  # several outcomes look alike so far: more must change first
@@ -206,6 +221,14 @@ class WholeMove:
             return WAIT
         self.bad = moved
         return ILLEGAL
+
+    def _known(self, found, r):
+        """Whether an outline of the same outcome as r is in found."""
+        key = self._key(r)
+        for f in found:
+            if self._key(f) == key:
+                return True
+        return False
 
 
 class SplitMove:

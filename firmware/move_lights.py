@@ -79,10 +79,11 @@ class MoveLights:
 
 
 class CardLights(MoveLights):
-    """An ordinary card or a swap: the rules core's hints, listed once when it is played."""
+    """An ordinary card or a swap: the rules core's hints, listed once when it is played
+    (found given: (movable, targets) a walk of the card's moves already collected)."""
 
-    def __init__(self, places, st, k):
-        movable, self._targets = hints(st, k)
+    def __init__(self, places, st, k, found=None):
+        movable, self._targets = found if found is not None else hints(st, k)
         MoveLights.__init__(self, places, st, movable)
 
     def ends(self, loc):

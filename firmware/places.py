@@ -26,11 +26,13 @@ class Places:
         for c in range(lay.ncol):
             for k in range(lay.home_n):
                 self.sensor[lay.home(c, k)] = index["%s:h%d" % (lay.colours[c], k + 1)]
-        self.loc = bytearray([255] * self.n)  # sensor index -> rules board location
+        # (tables from bytes, not from a list of n ints: the list would ask a fragmented heap
+        # for one block of 4n bytes at boot)
+        self.loc = bytearray(b"\xff" * self.n)  # sensor index -> rules board location
         for loc in range(lay.nboard):
             self.loc[self.sensor[loc]] = loc
         self.spots = []
-        self.spot_colour = bytearray([255] * self.n)
+        self.spot_colour = bytearray(b"\xff" * self.n)
         for c in range(lay.ncol):
             row = []
             k = 1

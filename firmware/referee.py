@@ -46,9 +46,9 @@ class Referee:
         self.out = out
         n = places.n
         self.sensed = bytearray(n)
-        self.bands = bytearray([NO_BAND] * n)  # the rank band each sensor reads
+        self.bands = bytearray(bytes([NO_BAND]) * n)  # the rank band each sensor reads
         self.exp = bytearray(n)
-        self.exp_bands = bytearray([NO_BAND] * n)
+        self.exp_bands = bytearray(bytes([NO_BAND]) * n)
         self.counts = bytearray(self.lay.ncol)
         self.touched = bytearray(n)
         # squares whose piece must be lifted before the board counts as right: after an undo,

@@ -13,40 +13,60 @@ import os
 
 FORMAT = "agentboard-record/1"
 CHUNK = 64
+MAX_STEP = 0xFFFF  # the furthest a turn may start from its chunk's first
 
 
 class Offsets:
-    """Where each turn starts in the log, as a list of 64-entry arrays: one array grown to a
+    """Where each turn starts in the log, as a list of 64-entry chunks: one array grown to a
     thousand turns would need one ever larger contiguous block, which a fragmented heap of
-    an ESP32 cannot always give."""
+    an ESP32 cannot always give. A chunk keeps where its first turn starts and each turn's
+    distance from there in 2 bytes (64 lines span a few KB; a turn further than 64 KB away
+    starts a new chunk), so a turn costs 2 bytes, not 4: a 1,000-turn game holds 2 KB less."""
 
     def __init__(self):
-        self.chunks = []
+        self.chunks = []  # per chunk: array("H") of its turns' distances from its base
+        self.bases = []   # per chunk: where its first turn starts
+        self.sizes = []   # per chunk: how many turns it holds
         self.n = 0
 
     def append(self, at):
-        k = self.n % CHUNK
-        if k == 0:
-            self.chunks.append(array("I", bytes(4 * CHUNK)))
-        self.chunks[-1][k] = at
+        if not self.chunks or self.sizes[-1] == CHUNK or at - self.bases[-1] > MAX_STEP:
+            self.chunks.append(array("H", bytes(2 * CHUNK)))
+            self.bases.append(at)
+            self.sizes.append(0)
+        k = self.sizes[-1]
+        self.chunks[-1][k] = at - self.bases[-1]
+        self.sizes[-1] = k + 1
         self.n += 1
 
     def pop(self):
+        k = self.sizes[-1] - 1
+        at = self.bases[-1] + self.chunks[-1][k]
         self.n -= 1
-        at = self.chunks[-1][self.n % CHUNK]
-        if self.n % CHUNK == 0:
+        if k:
+            self.sizes[-1] = k
+        else:
             self.chunks.pop()
+            self.bases.pop()
+            self.sizes.pop()
         return at
 
     def __len__(self):
         return self.n
 
     def __getitem__(self, j):
-        return self.chunks[j // CHUNK][j % CHUNK]
+        for c in range(len(self.chunks)):
+            if j < self.sizes[c]:
+                return self.bases[c] + self.chunks[c][j]
+            j -= self.sizes[c]
+        raise IndexError("turn %d" % j)
 
     def __iter__(self):
-        for j in range(self.n):
-            yield self.chunks[j // CHUNK][j % CHUNK]
+        for c in range(len(self.chunks)):
+            base = self.bases[c]
+            chunk = self.chunks[c]
+            for k in range(self.sizes[c]):
+                yield base + chunk[k]
 
 
 class Store:

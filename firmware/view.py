@@ -39,7 +39,9 @@ class View:
         self.lay = lay
         self.places = places
         self.palette = PALETTE + [SEAT[c] for c in lay.colours]
-        self.led_of_sensor = bytearray([led_names.index(names[i]) for i in range(places.n)])
+        self.led_of_sensor = bytearray(places.n)  # filled in place: no list of n ints at boot
+        for i in range(places.n):
+            self.led_of_sensor[i] = led_names.index(names[i])
         self.seat_led = bytearray([led_names.index("seat:" + c) for c in lay.colours])
         n = len(led_names)
         self.frame = bytearray(n)   # colour code per LED, being drawn

@@ -7,44 +7,56 @@ from shared_rules.cards import SWAP, SWAP_OWN, SPLIT
 
 def hints(st, k):
     """Returns (movable, targets): a list of locations and {location: [locations]}."""
-    movable = []
-    targets = {}
-    origin = bytearray(st.pos)
-    e = movegen.effective(st, k)
-    cards = st.game.cards
-    act = cards.action[e] if e >= 0 else -1
-    total = cards.steps[e][0] if act == SPLIT else 0
+    h = Hints(st, k)
+    movegen.moves(st, k, h.visit)
+    return h.movable, h.targets
 
-    def add(frm, to):
-        if frm not in movable:
-            movable.append(frm)
+
+class Hints:
+    """The hints of card kind k, collected from its legal moves as a walk visits them
+    (visit(a, b)), so a caller that walks the moves anyway (the referee's judge) needs no
+    second walk: movable (locations) and targets ({location: [locations]})."""
+
+    def __init__(self, st, k):
+        self.st = st
+        self.movable = []
+        self.targets = {}
+        self.origin = bytearray(st.pos)
+        e = movegen.effective(st, k)
+        cards = st.game.cards
+        self.act = cards.action[e] if e >= 0 else -1
+        self.total = cards.steps[e][0] if self.act == SPLIT else 0
+
+    def add(self, frm, to):
+        if frm not in self.movable:
+            self.movable.append(frm)
         if to >= 0:
-            t = targets.get(frm)
+            t = self.targets.get(frm)
             if t is None:
-                targets[frm] = [to]
+                self.targets[frm] = [to]
             elif to not in t:
                 t.append(to)
 
-    def visit(a, b):
+    def visit(self, a, b):
+        origin = self.origin
+        act = self.act
         if act == SWAP:  # two undercover pieces: each is a target of the other
-            add(origin[a], origin[b])
-            add(origin[b], origin[a])
+            self.add(origin[a], origin[b])
+            self.add(origin[b], origin[a])
         elif act == SWAP_OWN:  # your piece, and the pieces it can change places with
-            add(origin[a], origin[b])
-        elif total:
+            self.add(origin[a], origin[b])
+        elif self.total:
             # st stands after the split's steps here: targets are the final spaces of moved
             # pieces that were not burned later in the same card
-            for (p, _) in split.unpack(a, total):
+            st = self.st
+            for (p, _) in split.unpack(a, self.total):
                 now = st.pos[p]
-                add(origin[p], now if now < st.lay.nboard else -1)
+                self.add(origin[p], now if now < st.lay.nboard else -1)
         else:
-            add(origin[a], movegen.dest_of(b))
+            self.add(origin[a], movegen.dest_of(b))
             j = movegen.jump_of(b)
             if j >= 0:
-                add(origin[a], j)
-
-    movegen.moves(st, k, visit)
-    return movable, targets
+                self.add(origin[a], j)
 
 
 def segment_ends(st, sp, p, left, visit):

@@ -28,7 +28,7 @@ class Layout:
         for i in range(ncol):
             self.cidx[self.colours[i]] = i
         self.start = bytearray(ncol)
-        self.start_owner = bytearray([EMPTY] * n)
+        self.start_owner = bytearray(bytes([EMPTY]) * n)
         for c in range(ncol):
             s = spec["start"][self.colours[c]]
             self.start[c] = s

@@ -8,6 +8,7 @@
 # second), so the work here follows the LEDs that are lit or changed, not the length of the
 # strip: clear() zeroes only the lit LEDs, and show() rewrites only the LEDs set or cleared
 # since the last show (all of them only when the limiter's factor changes).
+from array import array
 
 
 class Strip:
@@ -23,9 +24,14 @@ class Strip:
         self.idle_ma = idle_ma
         self.estimate_ma = 0
         self.scale = 255  # the limiter's factor (255 = no limiting)
-        self.lit = []                      # LEDs whose colour is not black
+        # LEDs whose colour is not black (the first nlit), and LEDs set or cleared since the
+        # last show() (the first ndirty): tables made once, since a list grown to the whole
+        # strip when every LED changes would ask a fragmented heap for one large block
+        self.lit = array("H", bytes(2 * self.n))
+        self.nlit = 0
         self.is_lit = bytearray(self.n)
-        self.dirty = []                    # LEDs set or cleared since the last show()
+        self.dirty = array("H", bytes(2 * self.n))
+        self.ndirty = 0
         self.is_dirty = bytearray(self.n)
         self.shown_k = -1                  # brightness * scale of the last show()
         self.total = 0                     # sum of every channel of `want`
@@ -39,16 +45,21 @@ class Strip:
         w[j + 2] = b
         if not self.is_dirty[i]:
             self.is_dirty[i] = 1
-            self.dirty.append(i)
+            self.dirty[self.ndirty] = i
+            self.ndirty += 1
         if not self.is_lit[i] and (r or g or b):
             self.is_lit[i] = 1
-            self.lit.append(i)
+            self.lit[self.nlit] = i
+            self.nlit += 1
 
     def clear(self):
         w = self.want
         mark = self.is_dirty
         dirty = self.dirty
-        for i in self.lit:
+        lit = self.lit
+        nd = self.ndirty
+        for k in range(self.nlit):
+            i = lit[k]
             j = 3 * i
             w[j] = 0
             w[j + 1] = 0
@@ -56,8 +67,10 @@ class Strip:
             self.is_lit[i] = 0
             if not mark[i]:
                 mark[i] = 1
-                dirty.append(i)
-        self.lit.clear()
+                dirty[nd] = i
+                nd += 1
+        self.ndirty = nd
+        self.nlit = 0
         self.total = 0
 
     def current_ma(self, scale):
@@ -83,7 +96,8 @@ class Strip:
             for i in range(self.n):
                 if not self.is_dirty[i]:
                     self.is_dirty[i] = 1
-                    self.dirty.append(i)
+                    self.dirty[self.ndirty] = i
+                    self.ndirty += 1
         buf = self.np.buf
         w = self.want
         o = self.order
@@ -92,7 +106,9 @@ class Strip:
         o2 = o[2]
         bpp = self.bpp
         changed = False
-        for i in self.dirty:
+        dirty = self.dirty
+        for d in range(self.ndirty):
+            i = dirty[d]
             self.is_dirty[i] = 0
             j = 3 * i
             base = bpp * i
@@ -104,7 +120,7 @@ class Strip:
                 buf[base + o1] = g
                 buf[base + o2] = b
                 changed = True
-        self.dirty.clear()
+        self.ndirty = 0
         if changed:
             self.np.write()
         return est

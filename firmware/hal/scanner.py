@@ -50,15 +50,15 @@ class Scanner:
         self.n = n
         self.stable = stable
         self.fault_scans = fault_scans
-        self.raw = array("H", [0] * n)
+        self.raw = array("H", bytes(2 * n))  # from bytes: no list of n ints at boot
         self.state = bytearray(n)
         self.cand = bytearray(n)
         self.count = bytearray(n)
         self.changed = bytearray(n)  # sensors whose class (or rank) changed in the last scan
         # the readings for which a sensor keeps its class: one chained comparison decides the
         # common case; FAULT has no band (its readings lie outside), so it takes the long way
-        self.band_lo = array("H", [0] * n)
-        self.band_hi = array("H", [0] * n)
+        self.band_lo = array("H", bytes(2 * n))
+        self.band_hi = array("H", bytes(2 * n))
         self.nchanged = 0
         self.scans = 0
         self.ranked = False
@@ -73,7 +73,7 @@ class Scanner:
         self.calib = calib
         self.ranked = calib.ranked
         if self.ranked and not hasattr(self, "band"):
-            self.band = bytearray([NO_BAND] * self.n)
+            self.band = bytearray(bytes([NO_BAND]) * self.n)
         elif hasattr(self, "band"):
             for i in range(self.n):
                 self.band[i] = NO_BAND  # re-read under the new bands
@@ -86,7 +86,10 @@ class Scanner:
         for i in range(self.n):
             self._band(i)
         if self.ranked or self.banks:
-            self._passes = self._run_general()
+            # the DOG boards' loop, in a module of its own: a board without banks or ranks
+            # (Agent DOG's) never loads it
+            from firmware.hal.scan_banks import run
+            self._passes = run(self)
         else:
             self._passes = self._run()  # picks up the new thresholds
 
@@ -185,105 +188,6 @@ class Scanner:
                         changed[nch] = i
                         nch += 1
                         self._band(i)
-            self.nchanged = nch
-            self.scans += 1
-            yield nch
-
-    def _run_general(self):
-        # As _run, for boards with banks of muxes and/or ranked pieces. A candidate is a class
-        # and a rank together (class + 4 * (rank + 1), 0 for no rank), so a rank too must hold
-        # for `stable` scans before it is reported.
-        sel = self.sel
-        reads = self.reads
-        nmux = self.nmux
-        sensor_of = self.sensor_of
-        raw = self.raw
-        state = self.state
-        cand = self.cand
-        count = self.count
-        up_on = self.up_on
-        up_off = self.up_off
-        dn_on = self.dn_on
-        dn_off = self.dn_off
-        lo = self.lo
-        hi = self.hi
-        changed = self.changed
-        stable = self.stable
-        fault_scans = self.fault_scans
-        band_lo = self.band_lo
-        band_hi = self.band_hi
-        banks = self.banks
-        nbank = len(banks) if banks else 1
-        nread = self.nread
-        ranked = self.ranked
-        band = self.band if ranked else None
-        rank_scans = 2 * stable
-        up_edge = self.calib.up_edge
-        dn_edge = self.calib.dn_edge
-        while True:
-            nch = 0
-            for bk in range(nbank):
-                if banks:
-                    banks[bk].value(0)
-                nr = nread[bk]
-                for k in range(16):
-                    b = GRAY_BIT[k]
-                    sel[b].value((GRAY[k] >> b) & 1)
-                    base = (bk * 16 + GRAY[k]) * nmux
-                    for m in range(nr):
-                        i = sensor_of[base + m]
-                        r = reads[m]()
-                        if i < 0:
-                            continue
-                        raw[i] = r
-                        if band_lo[i] <= r <= band_hi[i]:
-                            if count[i]:
-                                count[i] = 0
-                            continue
-                        s = state[i]
-                        if r < lo or r > hi:
-                            c = FAULT
-                        elif r > (up_off[i] if s == UP else up_on[i]):
-                            c = UP
-                        elif r < (dn_off[i] if s == DOWN else dn_on[i]):
-                            c = DOWN
-                        else:
-                            c = EMPTY
-                        code = c
-                        now = s
-                        if ranked:
-                            if c == UP:
-                                e = 3 * i
-                                code = c + 4 * (1 if r > up_edge[e] else 2 if r > up_edge[e + 1]
-                                                else 3 if r > up_edge[e + 2] else 4)
-                            elif c == DOWN:
-                                e = 3 * i
-                                code = c + 4 * (1 if r < dn_edge[e] else 2 if r < dn_edge[e + 1]
-                                                else 3 if r < dn_edge[e + 2] else 4)
-                            if band[i] != NO_BAND:
-                                now = s + 4 * (band[i] + 1)
-                        if code == now:
-                            count[i] = 0
-                            continue
-                        if code != cand[i]:
-                            cand[i] = code
-                            count[i] = 1
-                        else:
-                            count[i] += 1
-                        # a new rank under a piece already seen waits twice as long: a piece
-                        # lifted or put down slowly passes the smaller ranks' readings on
-                        # its way, and should not be taken for one of them
-                        if count[i] >= (fault_scans if c == FAULT else
-                                        stable if c != s else rank_scans):
-                            state[i] = c
-                            if ranked:
-                                band[i] = (code >> 2) - 1 if code >= 4 else NO_BAND
-                            count[i] = 0
-                            changed[nch] = i
-                            nch += 1
-                            self._band(i)
-                if banks:
-                    banks[bk].value(1)
             self.nchanged = nch
             self.scans += 1
             yield nch

@@ -32,8 +32,11 @@ def report(dst):
             continue
         info = json.loads(out.strip().splitlines()[-1])
         tap = per_call(dst, lambda n: ["mp_lights.py", name, "tap", str(n)])
-        redraw = per_call(dst, lambda n: ["mp_lights.py", name, "redraw", str(n)])
-        lift = per_call(dst, lambda n: ["mp_lights.py", name, "lift", str(n)])
+        if info["on_board"]:
+            redraw = per_call(dst, lambda n: ["mp_lights.py", name, "redraw", str(n)])
+            lift = per_call(dst, lambda n: ["mp_lights.py", name, "lift", str(n)])
+        else:  # only pieces in a start area may move: no piece on the board to lift
+            redraw = lift = 0
         worst_tap = max(worst_tap, tap)
         worst_redraw = max(worst_redraw, redraw)
         seg = ""

@@ -5,6 +5,8 @@
 #            works out the lights; one redraw)
 #   redraw   the card tapped and a movable piece lifted, then N redraws, each changing LEDs
 #   lift     N times: a movable piece lifted (judged, its targets lit) and put back
+#            (redraw and lift do nothing more than the tap when only pieces waiting in a
+#            start area may move)
 #   segment  N times: the card tapped, then a first segment put down (Partner 4: judged, and
 #            the next segment's lights worked out); minus `tap` that is the segment's cost
 # Prints what was lit, so the figures can be read against the position.
@@ -23,12 +25,18 @@ from firmware.hal.scanner import EMPTY, UP, DOWN
 case = json.load(open("positions.json"))[sys.argv[1]]
 mode = sys.argv[2]
 repeat = int(sys.argv[3])
-sensors = json.load(open("config/sensors.json"))["sensors"]
+st = position.parse(case["position"])
+LAY = st.lay
+# the maps of the board this position is played on (config/ holds hardware/: the board
+# variant named like the layout says where its maps are)
+with open("config/variants/%s/variant.json" % LAY.name) as f:
+    MAPS = "config/variants/%s/%s" % (LAY.name, json.load(f).get("maps", "."))
+sensors = json.load(open(MAPS + "/sensors.json"))["sensors"]
 NAMES = [s["loc"] for s in sensors]
 INDEX = {}
 for i in range(len(NAMES)):
     INDEX[NAMES[i]] = i
-LEDS = json.load(open("config/leds.json"))["leds"]
+LEDS = json.load(open(MAPS + "/leds.json"))["leds"]
 
 
 class Pixels:
@@ -46,8 +54,6 @@ class Pixels:
         pass
 
 
-st = position.parse(case["position"])
-LAY = st.lay
 places = Places(LAY, INDEX)
 ref = Referee(places, Store("."), CardMap(".", st.game.cards.names), lambda ev: None, st.game)
 UID = "04a1b2c3d4e5f6"
@@ -58,14 +64,22 @@ view = View(Strip(Pixels(len(LEDS))), LEDS, NAMES, places, LAY)
 sensed = bytearray(places.n)
 exp = bytearray(places.n)
 counts = bytearray(LAY.ncol)
-places.expected(st, exp, counts)
+bands = bytearray(places.n)  # the rank each sensor reads (a ranked game's pieces show theirs)
+places.expected(st, exp, counts, bands)
 for i in range(places.n):
     sensed[i] = exp[i] if exp[i] != 255 else EMPTY
 for c in range(LAY.ncol):
-    for k in range(min(counts[c], 4) if counts[c] != 255 else 4):
+    for k in range(min(counts[c], LAY.ppc) if counts[c] != 255 else LAY.ppc):
         sensed[places.spots[c][k]] = UP
+
+
+def on_board(changed):
+    ref.sense(sensed, changed, bands)
+    ref.decide()
+
+
 ref.phase = "await_card"
-ref.on_board(sensed, ())
+on_board(())
 
 
 def tap():
@@ -91,13 +105,14 @@ def first_segment():
 if mode == "tap":
     for _ in range(repeat):
         tap()
+elif mode in ("redraw", "lift") and (tap() or not ref.lights.movable):
+    pass  # only pieces waiting in a start area may move: none on the board to lift
 elif mode == "redraw":
     # a piece lifted, then redraws that alternate its targets on and off: every redraw
     # changes LEDs (a redraw with nothing new is cheaper still)
-    tap()
     i = ref.lights.movable[0]
     sensed[i] = EMPTY
-    ref.on_board(sensed, (i,))
+    on_board((i,))
     shown = ref.lights.targets
     for j in range(repeat):
         ref.lights.targets = shown if j % 2 else []
@@ -105,19 +120,18 @@ elif mode == "redraw":
     ref.lights.targets = shown
 elif mode == "lift":
     # N times: a movable piece lifted (judged, its targets worked out, drawn), put back
-    tap()
     i = ref.lights.movable[0]
     was = sensed[i]
     for _ in range(repeat):
         ref.lights._known = {}
         sensed[i] = EMPTY
-        ref.on_board(sensed, (i,))
+        on_board((i,))
         view.render(ref.publish(), True)
         sensed[i] = was
-        ref.on_board(sensed, (i,))
+        on_board((i,))
         view.render(ref.publish(), True)
     sensed[i] = EMPTY
-    ref.on_board(sensed, (i,))
+    on_board((i,))
 elif mode == "segment":
     for _ in range(repeat):
         tap()
@@ -126,10 +140,11 @@ elif mode == "segment":
         was_b = sensed[b]
         sensed[a] = EMPTY
         sensed[b] = DOWN if to < LAY.n and LAY.hole[to] else UP
-        ref.on_board(sensed, (a, b))
+        on_board((a, b))
         view.render(ref.publish(), True)
         sensed[a] = was_a
         sensed[b] = was_b
 lit = ref.lights
-print(json.dumps({"movable": len(lit.movable) + len(lit.areas), "lifted_targets": len(lit.targets),
+print(json.dumps({"movable": len(lit.movable) + len(lit.areas), "on_board": len(lit.movable),
+                  "lifted_targets": len(lit.targets),
                   "steps_left": ref.judge.left() if ref.judge else 0, "phase": ref.phase}))

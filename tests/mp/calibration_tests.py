@@ -3,7 +3,7 @@ import json
 import os
 
 from simboard import fresh, scan_for, state_of, check
-from firmware.hal import calibration
+from firmware.hal import calibration, measure
 
 SCRATCH = "/tmp"
 
@@ -18,7 +18,7 @@ def empty_board(w):
 def test_baseline_follows_each_sensors_own_offset():
     w, b = fresh(1)
     empty_board(w)
-    calibration.measure_baseline(b.scanner, b.calib, 16)
+    measure.measure_baseline(b.scanner, b.calib, 16)
     for i in range(96):
         v = w.phys["vcc"] / 2 + w.offset_v[i]
         expect = int(v / w.phys["adc_full_scale_v"] * 65535)
@@ -33,7 +33,7 @@ def test_a_dead_sensor_keeps_its_baseline_and_is_reported():
     i = w.index["30"]
     before = b.calib.base[i]
     w.fault("dead_sensor", "30", 5000)
-    bad = calibration.measure_baseline(b.scanner, b.calib, 16)
+    bad = measure.measure_baseline(b.scanner, b.calib, 16)
     check(bad == [i], "out of range: %r" % (bad,))
     check(b.calib.base[i] == before, "dead sensor's baseline became %d" % b.calib.base[i])
 
@@ -41,10 +41,10 @@ def test_a_dead_sensor_keeps_its_baseline_and_is_reported():
 def test_pieces_measured_where_they_stand_upright_or_upside_down():
     w, b = fresh(5)
     empty_board(w)
-    calibration.measure_baseline(b.scanner, b.calib, 16)
+    measure.measure_baseline(b.scanner, b.calib, 16)
     w.place("red-1", "1", False)
     w.place("red-2", "5", True)
-    ups, downs = calibration.measure_pieces(b.scanner, b.calib)
+    ups, downs = measure.measure_pieces(b.scanner, b.calib)
     check((ups, downs) == (1, 1), "measured %d up, %d down" % (ups, downs))
     one, five, six = w.index["1"], w.index["5"], w.index["6"]
     cal = b.calib

@@ -11,7 +11,7 @@ from simboard import scan_for, check
 from host_tools.sim.world import World, SimError
 from firmware.board import Board
 from firmware.calibrate import rank_at_spots
-from firmware.hal import calibration
+from firmware.hal import calibration, measure
 from firmware.hal.scanner import Scanner, NO_BAND, UP, DOWN
 
 SCRATCH = "/tmp"
@@ -29,10 +29,10 @@ def calibrated(seed, config=DOG6):
     for name in sorted(w.pieces):
         held.append((name, w.locs[w.pieces[name][0]]))
         w.lift(held[-1][1])
-    calibration.measure_baseline(b.scanner, b.calib, 16)
+    measure.measure_baseline(b.scanner, b.calib, 16)
     for name, at in held:
         w.place(name, at)
-    counts = calibration.measure_ranks(b.scanner, b.calib, rank_at_spots(b.locations))
+    counts = measure.measure_ranks(b.scanner, b.calib, rank_at_spots(b.locations))
     check(counts == [len(w.colours)] * 4, "pieces read per rank: %r" % (counts,))
     scan_for(b, 200)
     return w, b
@@ -255,12 +255,12 @@ def test_the_ranks_step_refuses_pieces_out_of_rank_order_and_changes_nothing():
     held = sorted((name, w.locs[w.pieces[name][0]]) for name in w.pieces)
     for name, at in held:
         w.lift(at)
-    calibration.measure_baseline(b.scanner, b.calib, 16)
+    measure.measure_baseline(b.scanner, b.calib, 16)
     for name, at in held:  # jester on s1 ... king on s4: the reverse of the procedure
         colour, k = name.split("-")
         w.place(name, "%s:s%d" % (colour, 5 - int(k)))
     try:
-        calibration.measure_ranks(b.scanner, b.calib, rank_at_spots(b.locations))
+        measure.measure_ranks(b.scanner, b.calib, rank_at_spots(b.locations))
         check(False, "ranks in reverse order accepted")
     except ValueError as e:
         check("rank order" in str(e), str(e))
@@ -269,7 +269,7 @@ def test_the_ranks_step_refuses_pieces_out_of_rank_order_and_changes_nothing():
         colour, k = name.split("-")
         w.lift("%s:s%d" % (colour, 5 - int(k)))
     try:
-        calibration.measure_ranks(b.scanner, b.calib, rank_at_spots(b.locations))
+        measure.measure_ranks(b.scanner, b.calib, rank_at_spots(b.locations))
         check(False, "an empty board measured as ranks")
     except ValueError as e:
         check("no piece read for rank 1" in str(e), str(e))
@@ -282,7 +282,7 @@ def test_the_pieces_step_takes_any_rank_for_a_sensors_own_gain():
     w.place("red-3", "30")  # a citizen: a quarter of a king's swing
     j = b.index["30"]
     scan_for(b, 200)
-    ups, downs = calibration.measure_pieces(b.scanner, c)
+    ups, downs = measure.measure_pieces(b.scanner, c)
     check((ups, downs) == (16, 0), "measured %d up, %d down" % (ups, downs))
     king_here = c.up[j] - c.base[j]
     # what the board's average king gives on this sensor, through its own gain

@@ -29,12 +29,25 @@ def test_offsets_behave_as_a_list_across_chunk_boundaries():
     for _ in range(CHUNK + 7):  # back across a boundary, then forward again
         check(o.pop() == ref.pop(), "pop differs")
     for k in range(10):
-        o.append(99000 + k)
-        ref.append(99000 + k)
+        o.append(9000 + k)
+        ref.append(9000 + k)
     check(len(o) == len(ref), "length %d, expected %d" % (len(o), len(ref)))
     check(list(o) == ref, "iteration differs")
     check(o[0] == 0 and o[len(ref) - 1] == ref[-1], "indexing differs")
     check(len(o.chunks) == (len(ref) + CHUNK - 1) // CHUNK, "%d chunks kept" % len(o.chunks))
+
+
+def test_offsets_far_apart_start_a_chunk_of_their_own():
+    # a chunk keeps distances from its first turn in 2 bytes: a turn more than 64 KB further
+    # on (a long run of undone turns) starts a new chunk, and reads back exactly
+    o = Offsets()
+    ref = [0, 100, 65635, 65636, 200000, 1 << 24]
+    for at in ref:
+        o.append(at)
+    check(list(o) == ref and [o[j] for j in range(len(ref))] == ref, "far offsets differ")
+    check(len(o.chunks) == 4, "%d chunks for 4 runs within 64 KB" % len(o.chunks))
+    check(o.pop() == 1 << 24 and len(o.chunks) == 3, "the far chunk not dropped")
+    check(list(o) == ref[:-1], "after pop")
 
 
 def test_log_resumes_at_the_last_whole_line_and_honours_undo():
