@@ -145,6 +145,15 @@ class App:
             sh.special = [self.places.sensor[t] for t in self.lay.special_spaces]
         return sh
 
+    def unready(self, game):
+        """Why this board cannot referee `game` yet, or None. A ranked game reads each piece's
+        rank from the bands its calibration measured: without them every piece would read as
+        no rank at all, a mismatch everywhere."""
+        if game.ranked and not self.board.calib.ranked:
+            return ("%s reads each piece's rank: calibrate the board with its pieces first "
+                    "(agentboard calibrate)" % game.name)
+        return None
+
     def confirm_button(self, ev):
         # New game with the buttons: with no game running (or after a win) hold confirm to
         # open the menu; each short press goes to the next choice (for each game this board
@@ -160,7 +169,12 @@ class App:
             elif ev == HOLD:
                 game, players = self.choices[self.menu]
                 self.menu = -1
-                ref.start(players, game=variant.load(game, self.lay.name))
+                g = variant.load(game, self.lay.name)
+                why = self.unready(g)
+                if why:
+                    self.event({"event": "reject", "reason": why})
+                else:
+                    ref.start(players, game=g)
             self.dirty = True
         elif ev == HOLD and free:
             self.menu = 0
@@ -194,7 +208,11 @@ class App:
             dealer = cmd.get("dealer")
             if dealer is not None and dealer not in seats:
                 return _err("bad_request", "the dealer must be one of the seats")
-            ref.start(players, seats, dealer, variant.load(game, lay.name))
+            g = variant.load(game, lay.name)
+            why = self.unready(g)
+            if why:
+                return _err("not_calibrated", why)
+            ref.start(players, seats, dealer, g)
             self.dirty = True
             return {"ok": True}
         if op == "enrol":

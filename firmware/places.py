@@ -87,7 +87,8 @@ class Places:
             want = counts[c]
             if len(have) < want:
                 free = [i for i in row if sensed[i] == EMPTY]
-                out.extend(free[:want - len(have)])
+                # a faulty spot may hold its piece: no free spot is asked for in its stead
+                out.extend(free[:max(0, want - len(row) + len(free))])
             elif len(have) > want:
                 out.extend(have[want:])
         return out

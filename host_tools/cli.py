@@ -120,9 +120,15 @@ def cmd_calibrate(args):
 def cmd_virtual(args):
     from host_tools.sim.server import serve_lines
     from host_tools.sim.server import SimError, board_and_cards
+    from host_tools.sim import worlds
     from host_tools.virtual.device import VirtualDevice, VirtualDeviceError
+    own, why = own_board(args.game, args.board)
+    if why:
+        return fail("virtual: %s" % why, EXIT_USAGE)
     try:
-        board, cards = board_and_cards(args.board, args.game)
+        # a game of its own board brings its own cards (its world enrols them)
+        board, cards = (worlds.GAME_BOARDS[own], None) if own else board_and_cards(
+            args.board, args.game)
     except SimError as e:
         return fail("virtual: %s" % e, EXIT_USAGE)
     try:
@@ -266,7 +272,10 @@ def cmd_sim(args):
         return fail("sim: --demo plays on a fresh board: --flash does not apply", EXIT_USAGE)
     chosen = (["--game", args.game] if args.game else []) + (
         ["--board", args.board] if args.board else [])
-    if args.headless or args.demo:
+    own, why = own_board(args.game, args.board)
+    if why:
+        return fail("sim: %s" % why, EXIT_USAGE)
+    if (args.headless or args.demo) and own is None:
         from host_tools.sim.server import SimError, board_and_cards
         try:
             board_and_cards(args.board, args.game, args.players if args.demo else None)
@@ -276,6 +285,15 @@ def cmd_sim(args):
         from host_tools.sim.__main__ import main as headless
         return headless(["--seed", str(args.seed)] + (["--flash", args.flash] if args.flash
                                                       else []) + chosen)
+    if args.demo and own is not None:
+        # a game on a board of its own has a demo of its own (make sim GAME=...)
+        module, counts = OWN_BOARD_DEMOS[own]
+        players = args.players or counts[0]
+        if players not in counts:
+            return fail("sim: %s is played by %s players, not %d" % (
+                own, ", ".join(str(n) for n in counts), players), EXIT_USAGE)
+        demo = __import__(module, fromlist=["main"]).main
+        return demo(["--players", str(players), "--seed", str(args.seed)])
     if args.demo:
         from host_tools.sim.demo import main as demo
         return demo(["--players", str(args.players or 4), "--seed", str(args.seed)] + chosen)
@@ -294,6 +312,37 @@ def sim_games():
 def sim_boards():
     from host_tools.sim.server import BOARDS
     return BOARDS
+
+
+# games played on a board of their own (host_tools/sim/worlds.py): their demo, player counts
+OWN_BOARD_DEMOS = {"agent-avenue": ("host_tools.sim.avenue_demo", (2, 3, 4))}
+
+
+def own_board(game, board):
+    """(the game of its own board that `sim` runs, None for the DOG family; a sentence saying
+    why the game and the board do not go together, or None)."""
+    from host_tools.sim import worlds
+    own = worlds.GAME_BOARDS
+    if game in own:
+        if board is not None and board != own[game]:
+            return None, "%s is played on the %s board, not %s" % (game, own[game], board)
+        return game, None
+    for g in sorted(own):
+        if board == own[g]:
+            if game is not None:
+                return None, "%s is not played on %s; it plays %s" % (game, board, g)
+            return g, None
+    return None, None
+
+
+def page_games():
+    from host_tools.sim import worlds
+    return sim_games() + sorted(worlds.GAME_BOARDS)
+
+
+def page_boards():
+    from host_tools.sim import worlds
+    return sim_boards() + sorted(set(worlds.GAME_BOARDS.values()))
 
 
 def deploy_boards():
@@ -379,7 +428,8 @@ def parser():
                        description="Boots the real firmware on the MicroPython unix port "
                        "against the simulated board and draws it in a web page on 127.0.0.1: "
                        "LEDs live, clicks are hands (lift, put down, turn over, slide, cards on "
-                       "the reader, buttons). --demo plays a whole game in the terminal "
+                       "the reader or, on the Agent Avenue board, its pads, buttons). --demo "
+                       "plays a whole game in the terminal "
                        "instead; --headless takes control requests as JSON lines on stdin.")
     p.add_argument("--demo", action="store_true", help="a whole game, printed (as make sim)")
     p.add_argument("--headless", action="store_true")
@@ -387,11 +437,12 @@ def parser():
                    "(default: %d; 0: any free port)" % PAGE_PORT)
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--players", type=int, choices=(2, 3, 4, 5, 6), help="players of --demo "
-                   "(default: 4)")
-    p.add_argument("--game", choices=sim_games(), help="the game (default: agent-dog; its "
+                   "(default: 4; agent-avenue: 2)")
+    p.add_argument("--game", choices=page_games(), help="the game (default: agent-dog; its "
                    "deck is the simulator's)")
-    p.add_argument("--board", choices=sim_boards(), help="the board variant (default: the one "
-                   "the game's players need: dog-4 for 2-4, dog-6 for 5-6)")
+    p.add_argument("--board", choices=page_boards(), help="the board variant (default: the one "
+                   "the game's players need: dog-4 for 2-4, dog-6 for 5-6; agent-avenue for "
+                   "agent-avenue)")
     p.add_argument("--seed", type=cliargs.whole_number, default=1)
     p.add_argument("--flash", type=cliargs.folder, help="folder that keeps the device's files")
     p.set_defaults(run=cmd_sim)
@@ -407,9 +458,9 @@ def parser():
     p.add_argument("--flash", type=cliargs.folder,
                    help="folder that keeps the device's files (default: a new one)")
     p.add_argument("--seed", type=cliargs.whole_number, default=1)
-    p.add_argument("--game", choices=sim_games(), help="the game whose deck the device's "
+    p.add_argument("--game", choices=page_games(), help="the game whose deck the device's "
                    "stickers are (default: the board's first game)")
-    p.add_argument("--board", choices=sim_boards(), help="the board variant simulated (default: "
+    p.add_argument("--board", choices=page_boards(), help="the board variant simulated (default: "
                    "the game's smallest board, or the Agent DOG board); deploy it with "
                    "--board too")
     p.set_defaults(run=cmd_virtual)

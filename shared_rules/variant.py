@@ -8,7 +8,7 @@
 #
 # A Variant is one game on one board (a layout and a card table); variants are found by name.
 from shared_rules import layout as layout_mod, cards as cards_mod, movegen
-from shared_rules.errors import BadInput
+from shared_rules.errors import BadInput, shown
 
 NO_LIMIT = 255
 
@@ -146,14 +146,15 @@ def load(name=DEFAULT, layout_name=None):
     """The variant `name` on the layout `layout_name` (default: its board for the most
     players). Raises BadInput for an unknown game or a board it is not played on."""
     if name not in _VARIANTS:
-        raise BadInput("bad_request", "unknown game %r; games are %s" % (name, ", ".join(
-            names())))
+        raise BadInput("bad_request", "unknown game %s; games are %s" % (
+            shown(name), ", ".join(names())))
     played_on = _VARIANTS[name][2]
     names_ = sorted(set(played_on.values()))
     if layout_name is None:
         layout_name = played_on[max(played_on)]
     elif layout_name not in names_:
-        raise bad("%s is played on %s, not on %r" % (name, " or ".join(names_), layout_name))
+        raise bad("%s is played on %s, not on %s" % (name, " or ".join(names_),
+                                                     shown(layout_name)))
     cls = variant_class(name)
     key = name + "@" + layout_name
     v = _loaded.get(key)

@@ -43,3 +43,39 @@ def test_the_board_build_carries_its_maps_and_application(builds):
 def test_an_unknown_board_is_refused_with_a_reason():
     with pytest.raises(dp.DeployError, match="'nope' is not a board variant"):
         dp.build(board="nope")
+
+
+@pytest.mark.micropython
+def test_a_virtual_agent_avenue_board_takes_the_deploy_and_referees_its_game():
+    # `agentboard virtual --game agent-avenue` then `deploy --board agent-avenue`, as a maker
+    # tries the board before building it: the deployed launch starts the Agent Avenue
+    # application (its boot line names the game), which starts a simple game and guides the
+    # setup (done at once: the pawns are home); the Agent DOG games are refused on this board (docs/agent-avenue-board.md)
+    import subprocess
+    import sys
+    from host_tools.device import SerialConsole
+    from host_tools.virtual.device import VirtualDevice
+    agentboard = os.path.join(os.path.dirname(sys.executable), "agentboard")
+    dev = VirtualDevice(seed=2, board="agent-avenue")
+    try:
+        out = subprocess.run([agentboard, "deploy", "--port", dev.url, "--board", "agent-avenue"],
+                             capture_output=True, text=True, cwd=ROOT, timeout=300)
+        assert out.returncode == 0, out.stderr + out.stdout
+        con = SerialConsole(dev.url, timeout=8)
+        try:
+            assert con.send({"op": "status"})["game"] == "agent-avenue"
+            ans = con.send({"op": "new_game", "game": "agent-dog", "players": 2})
+            assert ans["ok"] is False and ans["error"] == "bad_request"
+            assert con.send({"op": "new_game", "mode": "simple"})["ok"] is True
+            view = con.send({"op": "public"})["view"]
+            # a fresh board's pawns stand on their homes (0 and 7), so the setup is done at
+            # once: green plays first, with nothing on the pads and no pawn to move
+            assert (view["game"], view["mode"]) == ("agent-avenue", "simple")
+            assert (view["phase"], view["active"], view["expected"]) == ("play", "green", [])
+            assert view["pads"] == {"up": None, "down": None}
+        finally:
+            con.close()
+        # the hands reach this board's world: its pads take a card
+        assert dev.request({"op": "deck"})["ok"] is True
+    finally:
+        dev.close()

@@ -176,3 +176,68 @@ def test_a_refused_move_changes_nothing(both):
     assert json.dumps(p, sort_keys=True) == before
     # and the same position still answers as before
     assert both.ask(legal_of(p))["moves"][0] == {"market": "smoke_screen", "needs": ["top"]}
+
+
+# -- reasons that quote a request's value read the same on both interpreters ------------------------
+# MicroPython walks a dict in the order of its hash table, CPython in the order it was written: a
+# reason that printed a JSON object with %r, or named the first bad key of an object, read
+# differently on the two interpreters. The objects below are written with their keys out of sorted
+# order, so both old behaviours fail here; the expected text is errors.shown's canonical form
+# (keys sorted, nested too) and, for a first bad key, the first in sorted order.
+ODD = {"zeta": 1, "alpha": [2, {"y": 0, "b": 1}], "mid": 3, "q": "it's"}
+ODD_SHOWN = "{'alpha': [2, {'b': 1, 'y': 0}], 'mid': 3, 'q': \"it's\", 'zeta': 1}"
+
+QUOTED = [
+    (legal_of(changed(GOOD, mode=ODD)), "mode must be simple or advanced, not " + ODD_SHOWN),
+    (legal_of(changed(GOOD, phase=ODD)), "phase must be play, recruit or market, not " + ODD_SHOWN),
+    (legal_of(changed(GOOD, active=ODD)), "active: %s is not a side" % ODD_SHOWN),
+    (legal_of(changed(GOOD, winner=ODD)), "winner: %s is not a side" % ODD_SHOWN),
+    (legal_of(changed(RECRUIT, played={"up": ODD, "down": "mole"})),
+     "played.up: %s is not an agent card" % ODD_SHOWN),
+    (legal_of(changed(MARKET, offer=[ODD, "spycation", "outpost"])),
+     "offer: %s is not a black-market card" % ODD_SHOWN),
+    (legal_of(changed(MARKET, ongoing={"green": [ODD], "blue": []})),
+     "ongoing.green: %s is not a black-market card" % ODD_SHOWN),
+    (legal_of(changed(MARKET, pending=[ODD])), "pending: %s is not a side" % ODD_SHOWN),
+    (apply_of(GOOD, {"play": {"up": ODD, "down": "mole"}}),
+     "play.up: unknown agent card " + ODD_SHOWN),
+    (apply_of(MARKET, {"market": ODD, "refill": "masterplan"}),
+     "market: unknown black-market card " + ODD_SHOWN),
+    (apply_of(MARKET, {"market": "smoke_screen", "refill": ODD}),
+     "refill: unknown black-market card " + ODD_SHOWN),
+    (apply_of(MARKET, {"market": "smoke_screen", "refill": "masterplan", "top": ODD}),
+     "top: unknown agent card " + ODD_SHOWN),
+    # the first bad key of an object, in sorted order whatever order the request wrote
+    (legal_of(changed(GOOD, pawns={"green": 0, "zz": 1, "blue": 7, "aa": 2})),
+     "pawns: 'aa' is not a side"),
+    (legal_of(changed(GOOD, seats={"zz": 1, "aa": 1})), "seats: 'aa' is not a side"),
+    (legal_of(changed(GOOD, seats={"green": 5, "blue": 7})),
+     "seats.blue must be a whole number from 1 to 2"),
+    (legal_of(changed(GOOD, agents={"zz": {}, "aa": {}, "green": {}, "blue": {}})),
+     "agents: 'aa' is not a side"),
+    (legal_of(changed(GOOD, agents={"green": {"zz": 1, "aa": 2}, "blue": {}})),
+     "agents.green: 'aa' is not an agent card"),
+    (legal_of(changed(GOOD, agents={"green": {"saboteur": 8, "enforcer": 9}, "blue": {}})),
+     "agents.green.enforcer must be a whole number from 0 to 6"),
+    (legal_of(changed(MARKET, ongoing={"zz": [], "aa": []})), "ongoing: 'aa' is not a side"),
+    (legal_of(changed(MARKET, ongoing={"green": ["spycation"], "blue": ["mind_control"]})),
+     "ongoing.blue: mind_control is an instant card"),
+]
+
+
+@pytest.mark.parametrize("req,reason", QUOTED, ids=[str(i) for i in range(len(QUOTED))])
+def test_a_quoted_value_reads_the_same_on_both_interpreters(both, req, reason):
+    ans = both.ask(req)
+    assert ans["ok"] is False and ans["reason"].startswith(reason), ans
+
+
+def test_no_reason_in_the_avenue_core_is_built_with_repr():
+    # %r prints a JSON object in the interpreter's own key order; errors.shown is the one way a
+    # reason quotes a request's value
+    import os
+    folder = os.path.join(ROOT, "shared_rules", "avenue")
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name)) as f:
+                text = f.read()
+            assert "%r" not in text and "repr(" not in text, name

@@ -185,6 +185,25 @@ def test_an_ongoing_card_taken_does_not_change_the_recruit_just_made(both):
     assert pawn_moves(events) == [("green", 3, 7, 4)]
 
 
+def test_an_ongoing_card_taken_this_turn_counts_at_this_turns_end_step(both):
+    # CHIARIMENTI: no effect on the recruit just made, "Invece, è attiva per il resto della
+    # partita"; Telecamera: "Durante la fase finale, se l'avversario è sul tuo spazio Casa, vinci".
+    # Green (active) on 3, blue on 1. Blue takes the saboteur: -1, 1 -> 0, green's home; green its
+    # first daredevil: +2, 3 -> 5, a black-market space. No catch: the gap was 1 - 3 = 12 (mod
+    # 14), green moved 2, blue -1: 12 - 2 - 1 = 9.
+    p = adv_recruit("saboteur", "daredevil", green=3, blue=1,
+                    offer=["security_system", "masterplan", "outpost"])
+    after, events = applied(both, p, {"recruit": "up"})
+    assert after["pawns"] == {"green": 5, "blue": 0} and after["pending"] == ["green"]
+    assert end_of(events) is None
+    # taking the Telecamera now wins at this very turn's final phase ...
+    won, events = applied(both, after, take("security_system", "watchtower"))
+    assert end_of(events) == {"type": "end", "winner": "green", "reason": "security_system"}
+    # ... and taking another card leaves the game going on to blue
+    going, events = applied(both, after, take("masterplan", "watchtower"))
+    assert end_of(events) is None and going["active"] == "blue"
+
+
 def test_an_ongoing_card_also_fires_on_a_recruit_by_an_ability(both):
     # CHIARIMENTI: "Si attiva in qualsiasi modo recluti la carta agente": green has the
     # watchtower, no enforcer in play; secret recruit from the hand: its 1st, +1 + 2 = 3, 2 -> 5

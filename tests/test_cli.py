@@ -169,3 +169,30 @@ def test_export_from_a_simulated_board(tmp_path):
     assert got == want and len(got["turns"]) == 2
     code, text, err = run("replay", str(out))
     assert code == 0 and "0 -> 13" in text and "16 -> 26" in text
+
+
+@pytest.mark.micropython
+def test_export_and_replay_of_a_royal_game_on_the_6_seat_board(tmp_path):
+    # the simulated flash remembers its board: export finds the 6-seat board's game, and the
+    # replay reads it as DOG Royal on dog-6 (the record names game and layout)
+    from host_tools.sim.players import Table, Players
+    flash = str(tmp_path / "flash")
+    t = Table(seed=2, flash=flash, board="dog-6")
+    try:
+        t.new_game(6, game="dog-royal")
+        hands = Players(t, 2)
+        for _ in range(3):
+            hands.turn()
+        want = t.record()
+    finally:
+        t.close()
+    out = tmp_path / "rec.json"
+    assert main(["export", "--sim-flash", flash, "-o", str(out)]) == 0
+    got = json.loads(out.read_text())
+    assert got == want and (got["game"], got["layout"]) == ("dog-royal", "dog-6")
+    assert len(got["turns"]) == 3
+    code, text, err = run("replay", str(out))
+    lines = text.splitlines()
+    assert code == 0 and lines[0].startswith("DOG Royal, 6 players")
+    assert [line.split()[1] for line in lines[1:] if line[:4].strip().isdigit()] == \
+        [turn["seat"] for turn in got["turns"]]

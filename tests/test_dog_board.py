@@ -4,9 +4,12 @@
 # board refusing more players than it seats. Expectations from the DOG Royal rulebook (seed
 # 001, docs/dog-rules.md): special spaces midway between the starts (8, 24, 40, 56 on dog-4),
 # the king moves only with counts of 1 to 7, ending a counted move on a special space draws.
+import json
+
 import pytest
 
 from host_tools.sim.players import Table
+from host_tools.sim.server import Sim
 from shared_rules import movegen
 from shared_rules.apply import apply as rules_apply
 from shared_rules.move import legal_moves
@@ -116,3 +119,38 @@ def test_a_board_refuses_more_players_than_it_seats(table):
         assert table.send({"op": "public"})["error"] == "no_game"  # nothing was begun
     ans = table.send({"op": "new_game", "game": "agent-dog", "players": 4})
     assert (ans["ok"], ans["error"]) == (False, "bad_request")  # not played on dog-4
+
+
+def test_royal_on_a_board_whose_ranks_were_never_calibrated_is_refused_with_the_reason():
+    # Without the ranks step the board has no bands to read a rank from: every piece would read
+    # as no rank, a mismatch everywhere. The console says so (and changes nothing); the menu
+    # rejects the choice with the reason; plain DOG, which reads no ranks, still starts.
+    sim = Sim(board="dog-4", seed=3, calibrate=False)
+
+    def send(cmd):
+        lines = sim.request({"op": "console", "send": cmd})["lines"]
+        objs = [json.loads(x) for x in lines]
+        return [o for o in objs if o.get("re") == cmd["op"]][0], objs
+    try:
+        ans, _ = send({"op": "new_game", "game": "dog-royal", "players": 4})
+        assert ans["ok"] is False and ans["error"] == "not_calibrated"
+        assert "calibrate" in ans["reason"]
+        assert send({"op": "status"})[0]["phase"] == "idle"
+        # the menu: dog 4, 2, 3 players, then dog-royal 4 (firmware/app.py choices)
+        sim.request({"op": "press", "button": "confirm", "ms": 2200})
+        sim.request({"op": "wait", "ms": 2500})
+        for _ in range(3):
+            sim.request({"op": "press", "button": "confirm", "ms": 150})
+            sim.request({"op": "wait", "ms": 400})
+        status, _ = send({"op": "status"})
+        assert (status["menu_game"], status["menu_players"]) == ("dog-royal", 4)
+        sim.request({"op": "press", "button": "confirm", "ms": 2200})
+        sim.request({"op": "wait", "ms": 2500})
+        status, objs = send({"op": "status"})
+        rejects = [o for o in objs if o.get("event") == "reject"]
+        assert status["phase"] == "idle" and status["menu_game"] is None
+        assert rejects and "calibrate" in rejects[0]["reason"]
+        ans, _ = send({"op": "new_game", "game": "dog", "players": 4})
+        assert ans["ok"] is True and send({"op": "status"})[0]["phase"] == "setup"
+    finally:
+        sim.close()

@@ -24,18 +24,28 @@ BOARDS = {2: "dog-4", 3: "dog-4", 4: "dog-4", 5: "dog-6", 6: "dog-6"}  # seed 00
 KING, KNIGHT, CITIZEN, JESTER = 0, 1, 2, 3  # a colour's pieces in Royal, in the position's order
 
 
+def _snapshot(st):
+    return (bytes(st.pos), st.to_move, st.dealer, st.last_card, bytes(st.cards), st.out)
+
+
 class RecordingTable(Table):
     """The table, keeping each move the players made with the position it was made in."""
 
     def __init__(self, **kw):
-        Table.__init__(self, **kw)
         self.moves = []
+        self.positions = []
+        Table.__init__(self, **kw)
 
     def play(self, card, mv, meet_first=True):
         st = self.st
         evs = Table.play(self, card, mv, meet_first)
         self.moves.append((st, card, mv, rules_apply(st, mv)[1]))
         return evs
+
+    def check(self):
+        # called once after every turn, a move or a pass: the players' position then
+        self.positions.append(_snapshot(self.st))
+        Table.check(self)
 
 
 def play(game, players, seed):
@@ -44,7 +54,8 @@ def play(game, players, seed):
         t.new_game(players, game=game)
         turns, _ = Players(t, seed).game()
         return {"game": game, "players": players, "turns": turns, "events": list(t.events),
-                "view": t.public(), "record": t.record(), "moves": t.moves}
+                "view": t.public(), "record": t.record(), "moves": t.moves,
+                "positions": t.positions}
     finally:
         t.close()
 
@@ -190,3 +201,18 @@ def test_the_board_announced_every_draw_and_jump_the_rules_made(games):
         assert said == want, (g["game"], g["players"])
         if g["game"] == "dog":
             assert want == []  # plain DOG has no special spaces
+
+
+
+def test_each_exported_record_replays_to_the_positions_the_players_reached(games):
+    # The board's record (export) read back by the laptop's replay (host_tools/replay.py):
+    # every turn legal in the record's own game and board, and after each one, move or pass,
+    # the position the players themselves reached.
+    from host_tools import replay
+    for g in games:
+        steps = replay.turns(g["record"], "%s %dp" % (g["game"], g["players"]))
+        start = next(steps)
+        assert start.game.name == g["game"] and start.lay.name == BOARDS[g["players"]]
+        seen = [_snapshot(after) for _, _, after, _ in steps]
+        assert seen == g["positions"], (g["game"], g["players"])
+        assert len(seen) == g["turns"]

@@ -1,9 +1,14 @@
 # Every board variant under hardware/variants/ (the Agent DOG board, DOG's 4-seat and 6-seat
-# sides) as a checked design: its maps name exactly the locations of its layout in the rules
-# core (docs/dog-rules.md: dog-6 has track 0..95, four home spaces and four start-area spots per
-# colour, white and black among them), every GPIO passes the ESP32 check, every board passes
-# the ERC, and each sensor's path to its ADC pin and its bank's enable line is traced through
-# the generated nets. Also the rank magnets' design figures (hardware/design/magnets.json).
+# sides, the Agent Avenue board) as a checked design: the track boards' maps name exactly the
+# locations of their layout in the rules core (docs/dog-rules.md: dog-6 has track 0..95, four
+# home spaces and four start-area spots per colour, white and black among them), every GPIO
+# passes the ESP32 check, every board passes the ERC, each sensor's path to its ADC pin and its
+# bank's enable line and each card reader's path to the shared SPI bus and its own chip select
+# are traced through the generated nets, the ERC and the GPIO check fail on each variant's
+# wiring mistakes, and hardware/README.md carries each variant's computed power budget. Also
+# the rank magnets' design figures (hardware/design/magnets.json). What `make hardware` writes
+# for each variant: tests/test_hardware_build.py.
+import copy
 import os
 
 import pytest
@@ -157,11 +162,107 @@ def test_the_field_formula_matches_a_long_magnets_pole():
     assert magnets.rod_field_mt(3, 15, 4, 1330) > magnets.rod_field_mt(3, 15, 5, 1330)
 
 
-def test_readme_carries_the_6_seat_boards_computed_power_budget():
+def test_readme_carries_every_variants_computed_power_budget(variant, boards):
+    # hardware/README.md holds one generated block per variant between its markers; it must be
+    # what the code computes from that variant's circuit today
     from hardware.design import power
     from hardware.design.__main__ import README, readme_budget_block
-    v = data.Variant(os.path.join(data.VARIANTS_DIR, "dog-6"))
     with open(README, encoding="utf-8") as f:
-        block = readme_budget_block(f.read(), "dog-6")
-    assert block == power.render(power.budget(v))
-    assert "DRV5055A3 x 144" in block and "WS2812B x 150" in block
+        block = readme_budget_block(f.read(), variant.name)
+    assert block is not None, "hardware/README.md has no power-budget block for %s" % variant.name
+    assert block == power.render(power.budget(variant, boards=list(boards.values()))), \
+        "stale: python -m hardware.design power --variant %s --readme" % variant.name
+    # the consumers the maps imply, counted from them
+    assert "DRV5055A3 x %d |" % len(variant.sensors) in block
+    assert "WS2812B x %d (firmware limit)" % len(variant.leds) in block
+    n = 1 + len(variant.pins["nfc"].get("more_cs", []))
+    assert ("| RC522 module |" if n == 1 else "| RC522 module x %d |" % n) in block
+
+
+# --- every variant's checks can fail ---
+
+def sensor_strip(variant):
+    return [st for st in variant.strips if st.mux is not None][0]
+
+
+def test_erc_fails_on_an_unconnected_sensor_output(variant):
+    strip = circuit.build_strip(variant, sensor_strip(variant))
+    sensor = parts_of(strip, "sensor")[0]
+    pin(sensor, "OUT").disconnect()
+    found = erc.run_erc(strip)
+    assert any("Unconnected pin" in m and "/OUT" in m and sensor.ref in m for _, m in found), found
+
+
+def moved(variant, path, index, gpio):
+    """The variant with one pins.json entry moved onto another GPIO."""
+    pins = copy.deepcopy(variant.pins)
+    node = pins
+    keys = path.split(".")
+    for k in keys[:-1]:
+        node = node[k]
+    if index is None:
+        node[keys[-1]] = gpio
+    else:
+        node[keys[-1]][index] = gpio
+    return data.Variant(variant.folder, pins=pins)
+
+
+def two_nets_on_one_gpio(variant):
+    """(pins.json entry moved, its index, the entry whose GPIO it takes, the two nets): the
+    buzzer onto the LED data line on every board, and each variant's own roles too."""
+    pins = variant.pins
+    cases = [("buzzer.pin", None, pins["leds"]["pin"], "BUZZER and LED_DATA_3V3")]
+    if "bank" in pins["mux"]:       # a bank's enable line onto the first select line
+        cases.append(("mux.bank", 1, pins["mux"]["select"][0], "MUX_EN1 and MUX_S0"))
+    if "more_cs" in pins["nfc"]:    # a second reader onto the first one's chip select
+        cases.append(("nfc.more_cs", 0, pins["nfc"]["cs"], "NFC_CS and NFC_CS_MORE0"))
+    return cases
+
+
+def test_erc_fails_when_the_pin_map_puts_two_nets_on_one_gpio(variant):
+    for path, index, gpio, nets in two_nets_on_one_gpio(variant):
+        main = circuit.build_main(moved(variant, path, index, gpio))
+        errors = [m for sev, m in erc.run_erc(main) if sev == erc.ERROR]
+        assert any(nets in m and "GPIO%d" % gpio in m for m in errors), (path, errors)
+        # and the GPIO check names the same mistake before anything is wired
+        problems = gpio_check.check(moved(variant, path, index, gpio).pins)
+        assert any("GPIO%d is used 2 times" % gpio in p for p in problems), problems
+
+
+def test_the_gpio_check_holds_each_variants_own_roles(variant):
+    # ESP32 Series Datasheet: GPIO34-39 are input only, GPIO12 high at reset selects a 1.8 V
+    # flash supply; ESP32-WROOM-32E datasheet: GPIO6-11 are the module's flash
+    pins = variant.pins
+    cases = [("leds.pin", None, 34, "input only"), ("mux.adc", 0, 25, "ADC2")]
+    if "bank" in pins["mux"]:
+        # an enable line is an output, pulled up to 3.3 V at reset
+        cases += [("mux.bank", 0, 35, "input only"), ("mux.bank", 1, 12, "strapping pin"),
+                  ("mux.bank", 1, 7, "SPI flash")]
+    if "more_cs" in pins["nfc"]:
+        cases += [("nfc.more_cs", 1, 39, "input only"), ("nfc.more_cs", 0, 8, "SPI flash")]
+    for path, index, gpio, expect in cases:
+        problems = gpio_check.check(moved(variant, path, index, gpio).pins)
+        label = "%s%s = GPIO%d" % (path, "" if index is None else "[%d]" % index, gpio)
+        assert any(p.startswith(label) and expect in p for p in problems), (label, problems)
+
+
+# --- the card readers: one SPI bus, a chip select each ---
+
+def test_every_reader_is_on_the_shared_bus_with_its_own_chip_select(variant, boards):
+    # the MFRC522 shares SCK, MOSI, MISO (driven only while its SDA is low) and the reset line;
+    # cs selects the first reader, each of more_cs one more (the Agent Avenue board: three)
+    main = boards["main"]
+    nfc = variant.pins["nfc"]
+    selects = [nfc["cs"]] + nfc.get("more_cs", [])
+    headers = parts_of(main, "nfc_header")
+    assert len(headers) == len(selects)
+    for header, cs in zip(headers, selects):
+        assert socket_pin(main, cs) in net_pins(pin(header, "SDA")), header.ref
+        for signal, key in (("SCK", "sck"), ("MOSI", "mosi"), ("MISO", "miso"), ("RST", "rst")):
+            assert socket_pin(main, nfc[key]) in net_pins(pin(header, signal)), (header.ref,
+                                                                                 signal)
+        assert pin(header, "3.3V").net.name == circuit.V3_ESP
+        assert pin(header, "GND").net.name == circuit.GND
+        # no other reader's select on this one's SDA
+        others = [socket_pin(main, g) for g in selects if g != cs]
+        assert not any(p in net_pins(pin(header, "SDA")) for p in others), header.ref

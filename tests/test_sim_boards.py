@@ -44,6 +44,24 @@ def test_a_fresh_6_seat_board_has_every_colour_in_its_start_area_and_is_calibrat
         sim.close()
 
 
+def test_a_simulated_flash_reopens_as_the_board_it_belongs_to(tmp_path):
+    """A real board's flash holds its maps; the tools given only a simulated flash
+    (`agentboard calibrate --sim-flash DIR`) must find the 6-seat board again, not the
+    default Agent DOG board."""
+    from host_tools.device import SimConsole
+    flash = str(tmp_path / "flash")
+    Sim(board="dog-6", seed=2, flash=flash).close()
+    con = SimConsole(flash)
+    try:
+        assert con.sim.board == "dog-6"
+        assert len(con.sim.request({"op": "world"})["pieces"]) == 24  # 6 seats x 4
+    finally:
+        con.close()
+    (tmp_path / "flash" / ".sim-board").write_text("chess-8\n")
+    with pytest.raises(SimError, match="unknown board 'chess-8'"):
+        Sim(flash=flash)
+
+
 @pytest.mark.parametrize("seed", [3, 4])
 def test_a_royal_game_on_the_6_seat_board_reads_the_rank_each_seat_puts_on_its_start(seed):
     t = Table(seed=seed, board="dog-6")

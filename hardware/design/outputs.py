@@ -58,9 +58,12 @@ def bom_rows(variant, boards, library):
     for key, mod in library["modules"].items():
         if "plugs_into" in mod:
             refs = [p.ref for p, k in main.placed if k == mod["plugs_into"]]
+            # one module per header it plugs into (the Agent Avenue board's three readers), as
+            # the power budget counts them; the DevKit is one module in two sockets
+            qty = len(refs)
             if mod["plugs_into"] == "devkit_j2":
                 refs += [p.ref for p, k in main.placed if k == "devkit_j3"]
-            qty, where = 1, "into " + " ".join(refs)
+            where = "into " + " ".join(refs)
         elif "per_harness" in mod:
             qty, where = harness_count.get(mod["per_harness"], 0), "-"
         else:

@@ -146,6 +146,9 @@ class Control:
             self.reply({"ok": True})
         elif op == "leds":
             self.reply({"ok": True, "leds": w.led_colours})
+        elif op == "buzzer":
+            # the notes the firmware set lately (board time in us, Hz, PWM duty; 0: silent)
+            self.reply({"ok": True, "notes": [list(n) for n in w.buzzer]})
         elif op == "world":
             self.reply({"ok": True, "pieces": w.world()})
         elif op == "sensors":

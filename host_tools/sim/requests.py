@@ -24,6 +24,7 @@ SHAPES = {
     "press": {"button": ("button", True), "ms": ("press_ms", False)},
     "wait": {"ms": ("wait_ms", True)},
     "leds": {},
+    "buzzer": {},
     "console": {"send": ("command", False)},
     "world": {},
     "deck": {},

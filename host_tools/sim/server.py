@@ -19,6 +19,9 @@ CONSOLE = "@con "
 # hand actions: the host applies them to its own copy of the physical world too
 HANDS = ("lift", "place", "flip", "slide", "card", "card_off")
 CALIB_FILE = "calib.json"
+# which board a simulated flash belongs to: a real device's flash holds its board's maps, so a
+# tool given only the flash (`agentboard calibrate --sim-flash DIR`) must find the same board
+BOARD_FILE = ".sim-board"
 CALIBRATE_SETTLE_MS = 300  # more than the scanner's debounce: the board is still when measured
 
 
@@ -59,6 +62,18 @@ def board_and_cards(board=None, game=None, players=None):
     return board, variant.variant_class(game or games[0]).cards_name
 
 
+def flash_board(flash):
+    """The board a simulated flash was last used with, or None for a new flash."""
+    try:
+        with open(os.path.join(flash, BOARD_FILE)) as f:
+            board = f.read().strip()
+    except OSError:
+        return None
+    if board not in BOARDS and board not in worlds.GAME_BOARDS.values():
+        raise SimError("%s names an unknown board %r" % (os.path.join(flash, BOARD_FILE), board))
+    return board
+
+
 def board_config(board):
     """The folder of a board variant's maps (the firmware's config/ on a real device)."""
     from host_tools.sim.world import config_dir
@@ -83,6 +98,8 @@ class Sim:
         self.seed = seed
         self.flash = flash or tempfile.mkdtemp(prefix="agentboard-flash-")
         os.makedirs(self.flash, exist_ok=True)
+        if board is None and game is None and config is None:
+            board = flash_board(self.flash)
         if board is None and game in worlds.GAME_BOARDS:
             board = worlds.GAME_BOARDS[game]  # a game played on a board of its own
         if board in worlds.GAME_BOARDS.values():
@@ -92,6 +109,9 @@ class Sim:
             board, self.cards = board_and_cards(board, game, players)
             self.config = config or (board_config(board) if board else paths.HARDWARE)
         self.board = board or "agent-dog-4"
+        if config is None:
+            with open(os.path.join(self.flash, BOARD_FILE), "w") as f:
+                f.write(self.board + "\n")
         self.game = game
         self.heap_kw = heap_kw
         self.proc = None

@@ -27,3 +27,9 @@ def make(config_dir, seed, cards=None):
     for part in found[0].split(".")[1:]:
         mod = getattr(mod, part)
     return getattr(mod, found[1])(seed, config_dir)
+
+
+def for_board(board, seed, cards=None):
+    """The world of a board variant by name (default the Agent DOG board)."""
+    from host_tools.sim.world import ROOT, config_dir
+    return make(ROOT + "/" + config_dir(board), seed, cards)

@@ -24,8 +24,10 @@ CARDS = sys.argv[5] if len(sys.argv) > 5 and sys.argv[5] else None
 _path = sys.path[:]
 sys.path.clear()
 sys.path.append(SIM)
-from host_tools.sim.world import World  # noqa: E402
+from host_tools.sim import worlds  # noqa: E402
 from host_tools.sim.control import Control  # noqa: E402
+# the board's world, built while only the simulator's modules can be imported
+world = worlds.for_board(BOARD, SEED, CARDS)
 for _name in list(sys.modules):
     if _name == "shared_rules" or _name.startswith("shared_rules."):
         del sys.modules[_name]
@@ -75,7 +77,6 @@ class Hands(Control):
         w.wait_until = w.clock_us + 10000
 
 
-world = World(SEED, board=BOARD, cards=CARDS)
 _sock = socket.socket()
 _sock.connect(socket.getaddrinfo("127.0.0.1", HANDS_PORT)[0][-1])
 hands = Hands(world, _sock)

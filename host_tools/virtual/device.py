@@ -25,10 +25,11 @@ import tty
 from host_tools import paths
 from host_tools.sim import requests
 from host_tools.sim.server import HANDS, mirror_hand, offline_request, power_and_deck
-from host_tools.sim.world import World
+from host_tools.sim import worlds
 
 ROOT = paths.CODE
 SIM_FILES = ("host_tools/__init__.py", "host_tools/sim/__init__.py", "host_tools/sim/world.py",
+             "host_tools/sim/worlds.py", "host_tools/sim/avenue_world.py",
              "host_tools/sim/nfc_chip.py", "host_tools/sim/control.py",
              "shared_rules/__init__.py", "shared_rules/rng.py")
 SIM_DIRS = ("host_tools/sim/device", "host_tools/sim/data", "hardware", "shared_rules/data")
@@ -74,7 +75,7 @@ class VirtualDevice:
         self.board = board
         self.cards = cards
         self.sim = _sim_tree()
-        self.mirror = World(seed, board=board, cards=cards)
+        self.mirror = worlds.for_board(board, seed, cards)
         self.booted = False
         self.lock = threading.RLock()  # power and hands: held while the device starts
         # the serial line alone, held only for a read or write, so the port keeps answering

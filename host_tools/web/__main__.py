@@ -6,9 +6,9 @@ import time
 import webbrowser
 
 from host_tools.sim.server import SimError
+from host_tools.web import twins
 from host_tools.web.server import serve
-from host_tools.web.twin import BOARD, BOARDS, Twin, TwinError
-from shared_rules import variant
+from host_tools.web.twin import BOARD, TwinError
 
 MAX_PORT = 65535
 
@@ -30,15 +30,15 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--flash", help="folder that keeps the device's files")
     ap.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    ap.add_argument("--board", choices=BOARDS, help="the board variant (default: the game's "
-                    "4-seat board, or %s)" % BOARD)
-    ap.add_argument("--game", choices=variant.names(), help="the game whose cards are enrolled "
+    ap.add_argument("--board", choices=twins.BOARDS, help="the board variant (default: the "
+                    "game's own board or its 4-seat one, or %s)" % BOARD)
+    ap.add_argument("--game", choices=twins.GAMES, help="the game whose cards are enrolled "
                     "(default: the board's first)")
     args = ap.parse_args(argv)
-    board = args.board or (variant.board_for(args.game, 4) if args.game else BOARD)
+    board = args.board or (twins.board_for(args.game) if args.game else BOARD)
     print("agentboard: booting the firmware on the simulated %s board ..." % board, flush=True)
     try:
-        twin = Twin(seed=args.seed, flash=args.flash, board=board, game=args.game)
+        twin = twins.make(board, args.game, seed=args.seed, flash=args.flash)
     except TwinError as e:
         sys.stderr.write("agentboard: %s\n" % e)
         return 2

@@ -70,25 +70,30 @@ def _check(kind, field, v, locations):
             raise ActionError("game must be one of %s" % ", ".join(variant.names()))
 
 
-def check(req, locations):
+def check(req, locations, shapes=SHAPES, kinds=None):
     """The action if it is well formed; raises ActionError saying what is wrong.
-    locations: every board location (a set)."""
+    locations: every board location (a set); shapes: the actions of the board's page (these
+    by default, the DOG boards'); kinds: {kind: check(field, value)} for field kinds of its
+    own."""
     if type(req) is not dict:
         raise ActionError("an action is a JSON object with an \"op\"")
     op = req.get("op")
-    shape = SHAPES.get(op) if type(op) is str else None
+    shape = shapes.get(op) if type(op) is str else None
     if shape is None:
         raise ActionError("unknown action %s; actions are %s" % (
             "%r" % op if type(op) is str and len(op) <= 32 else "(not a short name)",
-            ", ".join(sorted(SHAPES))))
+            ", ".join(sorted(shapes))))
     for field in sorted(req):
         if field != "op" and field not in shape:
             raise ActionError("%s takes %s; not %r" % (
-                op, ", ".join(sorted(shape)) if shape else "no fields", field[:32]))
+                op, ", ".join(sorted(shape)) if shape else "no fields", str(field)[:32]))
     for field in sorted(shape):
         kind, required = shape[field]
         if field in req:
-            _check(kind, field, req[field], locations)
+            if kinds and kind in kinds:
+                kinds[kind](field, req[field])
+            else:
+                _check(kind, field, req[field], locations)
         elif required:
             raise ActionError("%s needs the field %r" % (op, field))
     if op == "fault" and req["kind"] not in ("nfc_crc", control.CLEAR) and "at" not in req:

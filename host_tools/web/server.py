@@ -1,8 +1,12 @@
 """The board in a browser: a small HTTP server on 127.0.0.1 (the standard library's, no build
 step, nothing fetched at run time) serving the page in static/ and a JSON API over a Twin.
 
+    GET  /                           the board's page (the DOG boards' or the Agent Avenue
+                                     board's: the twin names it)
     GET  /api/layout                 the board to draw: track, holes, meeting points, starts,
-                                     homes, start areas, seats, and every LED's location
+                                     homes, start areas, seats, and every LED's location (the
+                                     Agent Avenue board: spaces, homes, black-market spaces,
+                                     pads, seat LEDs, the cards' names)
     GET  /api/state?since=N[&referee=1]   the device (running or stopped, and why), LEDs and
                                      what each lit one asks (lights), pieces (undercover ones
                                      as "undercover"), pieces in hand, the hands of cards, the
@@ -12,7 +16,7 @@ step, nothing fetched at run time) serving the page in static/ and a JSON API ov
     POST /api/act                    a hand action (JSON body): lift, place, slide, flip, card,
                                      press, fault, new_game, power_on (host_tools/web/actions.py)
     POST /api/replay                 an exported game record (JSON body): checked and stored
-    GET  /api/replay/K[?referee=1]   the board after turn K of that record
+    GET  /api/replay/K[?referee=1]   the board after turn K of that record (DOG boards)
 
 Every answer is JSON, keys sorted: an order never follows a hidden colour. A request the
 server cannot take gets a 4xx answer {"ok": false, "error": KIND, "reason": SENTENCE} and
@@ -57,15 +61,8 @@ def canonical(obj):
 
 
 def layout_json(twin):
-    """The board the page draws, from the rules core's layout and the variant's sensor map,
-    and the games it seats."""
-    lay = twin.lay
-    return {"board": twin.board, "track": lay.n, "colours": list(lay.colours),
-            "start": dict((lay.colours[c], lay.start[c]) for c in range(lay.ncol)),
-            "holes": [i for i in range(lay.n) if lay.hole[i]],
-            "meeting_points": list(lay.meeting_points), "home_spaces": lay.home_n,
-            "special_spaces": list(lay.special_spaces), "locations": twin.locations,
-            "games": twin.games}
+    """The board the page draws and the games it seats (each twin says it from its data)."""
+    return twin.layout()
 
 
 def _depth(obj):
@@ -222,7 +219,7 @@ class Handler(BaseHTTPRequestHandler):
     def _routes(self, method, path):
         """(the method the path takes, its handler), or None for an unknown path."""
         if path in ("/", "/index.html"):
-            return "GET", lambda url: self._static("index.html")
+            return "GET", lambda url: self._static(self.server.twin.page)
         if path.startswith("/static/"):
             return "GET", lambda url: self._static(path[len("/static/"):])
         table = {"/api/layout": ("GET", self._layout), "/api/state": ("GET", self._state),
@@ -255,6 +252,9 @@ class Handler(BaseHTTPRequestHandler):
     def _replay_turn(self, url):
         q = self._query(url.query, ("referee",))
         rec = self.server.record
+        if not self.server.twin.replays:
+            raise BadRequest(404, "this board's page has no replay: `agentboard replay FILE` "
+                             "prints a recorded game")
         if rec is None:
             raise BadRequest(404, "no record loaded: POST one to /api/replay")
         k = url.path.rsplit("/", 1)[1]
@@ -339,6 +339,9 @@ class Handler(BaseHTTPRequestHandler):
     def _replay_load(self, url):
         self._query(url.query, ())
         body = self._body()
+        if not self.server.twin.replays:
+            raise BadRequest(400, "this board's page has no replay: `agentboard replay FILE` "
+                             "prints a recorded game")
         try:
             record = replay_view.load(body, self.server.twin.board)
         except replay_view.RecordError as e:

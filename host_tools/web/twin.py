@@ -27,6 +27,7 @@ BOARD = "agent-dog-4"  # the board `agentboard sim` draws unless told another
 BOARDS = sorted(set(b for g in variant.names() for b in variant.boards(g).values()))
 COLOURS = sorted(set(c for b in BOARDS for c in layout.load(b).colours))
 TICK_MS = 50
+MAX_SPEED = 20  # board time at most this many times the wall clock (a tick stays short)
 CARD_ON_MS = 600  # a tap: the card rests on the reader this long
 PRESS_MS = 100  # a press of a button when the page gives no length (the control channel's)
 EVENTS_KEPT = 200
@@ -78,9 +79,14 @@ def refuse(reason, kind="refused"):
 
 
 class Twin:
-    def __init__(self, seed=1, flash=None, board=BOARD, game=None):
+    page = "index.html"  # the page that draws this board (host_tools/web/static/)
+    replays = True  # the page can step through an exported record of this board's games
+
+    def __init__(self, seed=1, flash=None, board=BOARD, game=None, speed=1, paused=False):
         """board: the board variant simulated (agent-dog-4, dog-4, dog-6); game: the game its
-        stickers are for (default: the board's first game)."""
+        stickers are for (default: the board's first game); speed: board time runs this many
+        times as fast as the wall clock (1: with it; tests run faster); paused: board time
+        stands still after the first look until go() (tests step it)."""
         if board not in BOARDS:
             raise TwinError("unknown board %r; boards are %s" % (board, ", ".join(BOARDS)))
         self.board = board
@@ -94,19 +100,27 @@ class Twin:
             kw["board"] = board
         if game is not None:
             kw["game"] = game
-        self.sim = Sim(seed=seed, flash=flash, **kw)
+        self._start(Sim(seed=seed, flash=flash, **kw), seed, speed, paused)
+
+    def _start(self, sim, seed, speed, paused=False):
+        """What every board's twin does once its simulator is made: the stickers enrolled,
+        the device booted with them, the first look, and board time running."""
+        if type(speed) is not int or not 1 <= speed <= MAX_SPEED:
+            raise TwinError("speed is a whole number from 1 to %d" % MAX_SPEED)
+        self.sim = sim
+        self.tick_ms = TICK_MS * speed  # board time per tick of the wall clock
         self.lock = threading.RLock()
         self.running = threading.Event()  # board time runs while set (tests stop it)
         self.running.set()
         deck = [(c["uid"], c["card"]) for c in self.sim.request({"op": "deck"})["cards"]]
-        self.hands = Hands(deck, seed)
+        self._cards(deck, seed)
         # the stickers as the device learns them (console enrolment is tested elsewhere)
         with open(os.path.join(self.sim.flash, "cards.json"), "w") as f:
             for uid, kind in deck:
                 f.write(json.dumps([uid, kind]) + "\n")
         self.sim.request({"op": "power_cut"})
         self.sim.request({"op": "power_on"})
-        self.locations = board_locations(board)
+        self.locations = board_locations(self.board)
         self.location_set = frozenset(self.locations)
         self.events = []  # (seq, event) of the firmware's console, public by the firmware's rule
         self.seq = 0
@@ -123,8 +137,14 @@ class Twin:
         self.failure = None  # what went wrong in the twin's own loop, if anything
         self.lifts = 0
         self.tick()
+        if paused:
+            self.running.clear()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
+
+    def _cards(self, deck, seed):
+        """The physical cards beside the board: four hands dealt from the deck."""
+        self.hands = Hands(deck, seed)
 
     # -- the simulator ---------------------------------------------------------------------
     def _run(self):
@@ -150,28 +170,43 @@ class Twin:
         self.running.set()
 
     def tick(self):
-        """Lets TICK_MS of board time pass and takes in what the firmware said and showed
+        """Lets a tick of board time pass and takes in what the firmware said and showed
         (nothing while paused)."""
         with self.lock:
-            if not self.running.is_set():
-                return
-            if not self.sim.alive():
-                self.world = self.sim.request({"op": "world"}).get("pieces", {})
-                self.leds = {}  # the strip is unpowered
-                if self.on_reader is not None:
-                    self.sim.request({"op": "card_off"})  # picked up, not read at power-on
-                    self.on_reader = None
-                return
-            self.sim.request({"op": "wait", "ms": TICK_MS})
-            self.clock_ms += TICK_MS
-            if self.on_reader is not None and self.clock_ms >= self.on_reader[2]:
-                self.sim.request({"op": "card_off"})
-                self.on_reader = None
-            self._console()
-            self.leds = self.sim.request({"op": "leds"}).get("leds", {})
+            if self.running.is_set():
+                self._tick()
+
+    def step(self, ticks=1):
+        """Runs ticks of board time now, paused or not (tests step a paused twin)."""
+        with self.lock:
+            for _ in range(ticks):
+                self._tick()
+
+    def _tick(self):
+        if not self.sim.alive():
             self.world = self.sim.request({"op": "world"}).get("pieces", {})
-            self._read_view()
-            self._remember_blinks()
+            self.leds = {}  # the strip is unpowered
+            self._unpowered()
+            return
+        self.sim.request({"op": "wait", "ms": self.tick_ms})
+        self.clock_ms += self.tick_ms
+        self._timers()
+        self._console()
+        self.leds = self.sim.request({"op": "leds"}).get("leds", {})
+        self.world = self.sim.request({"op": "world"}).get("pieces", {})
+        self._read_view()
+        self._remember_blinks()
+
+    def _unpowered(self):
+        if self.on_reader is not None:
+            self.sim.request({"op": "card_off"})  # picked up, not read at power-on
+            self.on_reader = None
+
+    def _timers(self):
+        """What hands do when their time is up: a tapped card leaves the reader."""
+        if self.on_reader is not None and self.clock_ms >= self.on_reader[2]:
+            self.sim.request({"op": "card_off"})
+            self.on_reader = None
 
     def _console(self):
         _, events = parse_console(self.sim.request({"op": "console"}).get("lines", []))
@@ -191,13 +226,20 @@ class Twin:
         if ans is None and not self.sim.alive():
             return  # the device stopped: the page says so; the last view stays
         self.view = view
+        self._follow(view)
+
+    def _follow(self, view):
+        """The hands follow the board's counts."""
         if view is not None:
             self.hands.follow(view.get("cards_left", {}))
 
+    def _meaning(self, loc, rgb):
+        """What the LED at loc, lit rgb, asks for (host_tools/web/lights.py)."""
+        return lights.meaning(loc, rgb, self.view.get("phase") if self.view else None)
+
     def _remember_blinks(self):
-        phase = self.view.get("phase") if self.view else None
         for loc in sorted(self.leds):
-            m = lights.meaning(loc, self.leds[loc], phase)
+            m = self._meaning(loc, self.leds[loc])
             if m == "fault":
                 self.blinking[loc] = (m, self.clock_ms)
         for loc in sorted(self.blinking):
@@ -253,6 +295,17 @@ class Twin:
                 hand[j] = pick
 
     # -- what the page may see -------------------------------------------------------------
+    def layout(self):
+        """The board to draw, from the rules core's layout and the variant's sensor map, and
+        the games it seats."""
+        lay = self.lay
+        return {"board": self.board, "track": lay.n, "colours": list(lay.colours),
+                "start": dict((lay.colours[c], lay.start[c]) for c in range(lay.ncol)),
+                "holes": [i for i in range(lay.n) if lay.hole[i]],
+                "meeting_points": list(lay.meeting_points), "home_spaces": lay.home_n,
+                "special_spaces": list(lay.special_spaces), "locations": self.locations,
+                "games": self.games}
+
     def _ranked(self):
         """Whether the game on the board ranks its pieces (their ranks are printed on them)."""
         game = self.view.get("game") if self.view else None
@@ -352,15 +405,23 @@ class Twin:
             if op == "new_game":
                 return self._new_game(req["players"], req.get("game"))
             if op == "power_on":
-                if self.sim.alive():
-                    return refuse("the board is already running")
-                ans = public_answer(self.sim.request({"op": "power_on"}))
-                if ans["ok"]:
-                    self.on_reader = None
-                    self.pressed = {}
-                    self.hands.card_back()
-                return ans
+                return self._power_on()
         raise actions.ActionError("unknown action %r" % (op,))  # SHAPES and this agree
+
+    def _power_on(self):
+        if self.sim.alive():
+            return refuse("the board is already running")
+        ans = public_answer(self.sim.request({"op": "power_on"}))
+        if ans["ok"]:
+            self.pressed = {}
+            self._powered()
+        return ans
+
+    def _powered(self):
+        """The board booted again: a card on the reader was picked up, the hands' card in
+        play is in the hand again."""
+        self.on_reader = None
+        self.hands.card_back()
 
     def _lift(self, at, occupied):
         if at not in occupied:

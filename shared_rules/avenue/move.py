@@ -1,7 +1,7 @@
 # One decision of Agent Avenue in compact form, and its JSON form. Reading a move checks only
 # its shape (bad_request: a missing field, an unknown card name, a wrong type); whether the
 # rules allow it is legality.py's job.
-from shared_rules.errors import BadInput
+from shared_rules.errors import BadInput, shown
 from shared_rules.avenue.tables import NONE
 
 DISCARD = 0
@@ -81,8 +81,8 @@ def _seat(obj, field, alone, what):
 def _agent(tb, name, what):
     i = tb.agent_index.get(name, -1) if type(name) is str else -1
     if i < 0:
-        raise bad_request("%s: unknown agent card %r; agents are %s"
-                          % (what, name, ", ".join(tb.agent_names)))
+        raise bad_request("%s: unknown agent card %s; agents are %s"
+                          % (what, shown(name), ", ".join(tb.agent_names)))
     return i
 
 
@@ -93,7 +93,7 @@ def _agent_or_null(tb, name, what):
 def _market_card(tb, name, what):
     i = tb.market_index.get(name, -1) if type(name) is str else -1
     if i < 0:
-        raise bad_request("%s: unknown black-market card %r" % (what, name))
+        raise bad_request("%s: unknown black-market card %s" % (what, shown(name)))
     return i
 
 

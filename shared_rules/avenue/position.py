@@ -2,7 +2,10 @@
 # makes a position one that can exist. A missing field is bad_request; a value that cannot be
 # (a space off the board, more copies of a card than the game has, a card twice) bad_position.
 # Fields that do not belong to the position's mode or phase are ignored and not written back.
-from shared_rules.errors import BadInput
+# Objects are walked in sorted key order and quoted values go through errors.shown: MicroPython
+# walks a dict in hash order, CPython in written order, and a reason naming the first bad entry
+# (or printing a JSON object) must read the same on both interpreters.
+from shared_rules.errors import BadInput, shown
 from shared_rules.avenue.state import State, RECRUIT, MARKET, PHASES, SIDES
 from shared_rules.avenue.tables import NONE
 
@@ -38,7 +41,7 @@ def _int(v, lo, hi, what, key=None, index=-1):
 def _side(tb, name, what):
     i = tb.side_index.get(name, -1) if type(name) is str else -1
     if i < 0:
-        raise bad("%s: %r is not a side (%s)" % (what, name, " or ".join(tb.sides)))
+        raise bad("%s: %s is not a side (%s)" % (what, shown(name), " or ".join(tb.sides)))
     return i
 
 
@@ -46,7 +49,7 @@ def _per_side(tb, obj, what):
     """A {side: value} object naming exactly the two sides."""
     if type(obj) is not dict:
         raise bad("%s must be an object {%s}" % (what, ", ".join(tb.sides)))
-    for k in obj:
+    for k in sorted(obj):
         _side(tb, k, what)
     for s in tb.sides:
         if s not in obj:
@@ -57,14 +60,14 @@ def _per_side(tb, obj, what):
 def _agent(tb, name, what, key=None):
     i = tb.agent_index.get(name, -1) if type(name) is str else -1
     if i < 0:
-        raise bad("%s: %r is not an agent card" % (_label(what, key, -1), name))
+        raise bad("%s: %s is not an agent card" % (_label(what, key, -1), shown(name)))
     return i
 
 
 def _market(tb, name, what, key=None):
     i = tb.market_index.get(name, -1) if type(name) is str else -1
     if i < 0:
-        raise bad("%s: %r is not a black-market card" % (_label(what, key, -1), name))
+        raise bad("%s: %s is not a black-market card" % (_label(what, key, -1), shown(name)))
     return i
 
 
@@ -76,13 +79,13 @@ def parse(tb, obj):
     st = State(tb)
     mode = obj["mode"]
     if mode not in MODES:
-        raise bad("mode must be simple or advanced, not %r" % (mode,))
+        raise bad("mode must be simple or advanced, not %s" % shown(mode))
     st.advanced = mode == "advanced"
     _parse_seats(tb, st, obj.get("seats"))
     st.active = _side(tb, obj["active"], "active")
     phase = obj["phase"]
     if phase not in PHASES:
-        raise bad("phase must be play, recruit or market, not %r" % (phase,))
+        raise bad("phase must be play, recruit or market, not %s" % shown(phase))
     st.phase = PHASES.index(phase)
     winner = obj.get("winner")
     if winner is not None:
@@ -115,7 +118,7 @@ def _parse_seats(tb, st, seats):
         return
     if type(seats) is not dict:
         raise bad("seats must be an object {green: 1|2, blue: 1|2}")
-    for k in seats:
+    for k in sorted(seats):
         i = _side(tb, k, "seats")
         st.seats[i] = _int(seats[k], 1, tb.max_seats, "seats", k)
 
@@ -125,13 +128,13 @@ def _parse_agents(tb, st, agents):
         return
     if type(agents) is not dict:
         raise bad("agents must be an object {side: {agent: count}}")
-    for k in agents:
+    for k in sorted(agents):
         side = _side(tb, k, "agents")
         row = agents[k]
         if type(row) is not dict:
             raise bad("agents.%s must be an object {agent: count}" % k)
         what = "agents." + k
-        for name in row:
+        for name in sorted(row):
             a = _agent(tb, name, what)
             st.agents[side * tb.nagents + a] = _int(row[name], 0, tb.copies[a], what, name)
 
@@ -183,7 +186,7 @@ def _parse_market(tb, st, obj):
     if ongoing is not None:
         if type(ongoing) is not dict:
             raise bad("ongoing must be an object {side: [card, ...]}")
-        for k in ongoing:
+        for k in sorted(ongoing):
             side = _side(tb, k, "ongoing")
             row = ongoing[k]
             if type(row) is not list:

@@ -1,20 +1,13 @@
-// The board in a browser: draws the board from /api/layout, shows what /api/state says (the
-// LEDs as the firmware wrote them with a mark for what each asks, the pieces as the sensors
+// The DOG boards in a browser: draws the board from /api/layout, shows what /api/state says
+// (the LEDs as the firmware wrote them with a mark for what each asks, the pieces as the sensors
 // would see them, the guidance line) and turns clicks into hand actions (/api/act). Plain DOM
-// and SVG: nothing to build, nothing fetched from outside this page's server.
+// and SVG: nothing to build, nothing fetched from outside this page's server. common.js holds
+// what the Agent Avenue page shares.
 "use strict";
 
-const SVG = "http://www.w3.org/2000/svg";
 const C = 380, R = 300, SPACE = 11;
 const state = { layout: null, since: 0, held: [], selected: null, pieces: {}, replay: null,
-                slideFrom: null, timer: null, view: null, live: null, busy: Promise.resolve() };
-
-// a person's actions, one after the other: a quick second click (put down right after a
-// lift) is read against the board as the first one left it
-function queue(fn) {
-  state.busy = state.busy.then(fn).catch(e => say(String(e)));
-  return state.busy;
-}
+                slideFrom: null, timer: null, view: null, live: null };
 
 // the mark drawn on a lit location, by what its LED asks (host_tools/web/lights.py): the
 // firmware gives one colour to several meanings, the mark tells them apart
@@ -37,13 +30,6 @@ const LEGEND = [
   ["put_back", "blinking red !: refused, put the piece back"],
   ["fault", "blinking orange ⚠: this sensor reads nonsense"],
 ];
-
-function el(tag, attrs, parent) {
-  const e = document.createElementNS(SVG, tag);
-  for (const k in attrs) e.setAttribute(k, attrs[k]);
-  if (parent) parent.appendChild(e);
-  return e;
-}
 
 function trackAngle(i, n) { return Math.PI / 2 + 2 * Math.PI * i / n; }
 
@@ -123,15 +109,6 @@ function drawBoard(lay) {
   }
 }
 
-async function api(path, body) {
-  const opts = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-  const r = await fetch(path, opts);
-  return r.json();
-}
-
-function say(text) { document.getElementById("message").textContent = text || ""; }
-
 async function act(body) {
   let ans;
   try { ans = await api("/api/act", body); } catch (e) { ans = { ok: false, reason: "the page lost its server" }; }
@@ -185,12 +162,6 @@ function slidePath(from, to) {
   return path;
 }
 
-function rgb(c) {
-  // an LED at low duty still glows in its hue: show the hue at full strength
-  const m = Math.max(c[0], c[1], c[2]) || 1;
-  return "rgb(" + c.map(v => Math.round(v * 255 / m)).join(",") + ")";
-}
-
 const RANK_MARK = { king: "K", knight: "N", citizen: "C", jester: "J" };
 
 function showPieces(pieces, truth, ranks) {
@@ -230,14 +201,6 @@ function showLeds(leds, lights) {
   }
   for (const li of document.querySelectorAll("#legend li"))
     li.classList.toggle("lit", Object.values(lights || {}).includes(li.dataset.meaning));
-}
-
-function unchanged(box, data) {
-  // rebuild a list only when it changed: a button replaced under the pointer loses the click
-  const sig = JSON.stringify(data);
-  if (box.dataset.sig === sig) return true;
-  box.dataset.sig = sig;
-  return false;
 }
 
 function showHeld(held, truth) {
@@ -295,24 +258,6 @@ function showHands(hands, view) {
   }
 }
 
-function describe(e) {
-  const parts = [e.event];
-  for (const k of Object.keys(e)) if (k !== "event") parts.push(k + " " + JSON.stringify(e[k]));
-  return parts.join(", ");
-}
-
-function showEvents(events) {
-  const list = document.getElementById("events");
-  for (const { seq, event } of events) {
-    state.since = Math.max(state.since, seq);
-    const li = document.createElement("li");
-    li.textContent = describe(event);
-    li.setAttribute("data-event", event.event);
-    list.insertBefore(li, list.firstChild);
-  }
-  while (list.children.length > 60) list.removeChild(list.lastChild);
-}
-
 function showStatus(view) {
   const s = document.getElementById("status");
   state.view = view;
@@ -324,22 +269,6 @@ function showStatus(view) {
     (view.card === "partner" && view.steps_left !== null ? " · steps left " + view.steps_left : "") +
     (view.expected && view.expected.length ? " · put right: " + view.expected.join(" ") : "");
 }
-
-function showGuidance(g) {
-  const box = document.getElementById("guidance");
-  box.textContent = g.text;
-  box.dataset.kind = g.kind;
-}
-
-function showDevice(device) {
-  const banner = document.getElementById("stopped-banner");
-  banner.hidden = device.running;
-  if (!device.running)
-    document.getElementById("stopped-text").textContent = "BOARD STOPPED: " +
-      (device.reason || "no reason given") + ".";
-}
-
-function referee() { return document.getElementById("referee").checked; }
 
 async function refresh() {
   if (state.replay) return;
@@ -355,27 +284,11 @@ async function refresh() {
   showPieces(s.pieces, s.truth, s.ranks);
   showHeld(s.held, s.held_truth);
   showHands(s.hands, s.view);
-  showEvents(s.events);
+  state.since = showEvents(s.events, state.since);
   showStatus(s.view);
   showGuidance(s.guidance);
   showDevice(s.device);
   document.getElementById("reader-card").textContent = s.reader || "";
-}
-
-async function readSensors() {
-  const s = await api("/api/sensors");
-  if (s.ok === false) return say(s.reason);
-  const body = document.querySelector("#sensors tbody");
-  body.textContent = "";
-  s.locations.forEach((loc, i) => {
-    const tr = document.createElement("tr");
-    for (const v of [loc, s.raw[i], s["class"][i]]) {
-      const td = document.createElement("td");
-      td.textContent = v;
-      tr.appendChild(td);
-    }
-    body.appendChild(tr);
-  });
 }
 
 async function loadRecord(file) {
@@ -464,23 +377,8 @@ function askNewGame() {
   document.getElementById("confirm-new").hidden = false;
 }
 
-function drawLegend() {
-  const ul = document.getElementById("legend");
-  for (const [meaning, text] of LEGEND) {
-    const li = document.createElement("li");
-    li.dataset.meaning = meaning;
-    const mark = document.createElement("span");
-    mark.className = "swatch";
-    mark.dataset.meaning = meaning;
-    mark.textContent = MARKS[meaning] || "";
-    li.appendChild(mark);
-    li.appendChild(document.createTextNode(text));
-    ul.appendChild(li);
-  }
-}
-
 function init() {
-  drawLegend();
+  drawLegend(LEGEND, MARKS);
   api("/api/layout").then(lay => {
     state.layout = lay;
     drawBoard(lay);
@@ -502,14 +400,7 @@ function init() {
   });
   document.getElementById("power-on").addEventListener("click", () => act({ op: "power_on" }));
   document.getElementById("refresh-sensors").addEventListener("click", readSensors);
-  document.getElementById("inject").addEventListener("click", () => {
-    const kind = document.getElementById("fault-kind").value;
-    const req = { op: "fault", kind: kind };
-    const at = document.getElementById("fault-at").value.trim();
-    if (at && kind !== "nfc_crc") req.at = at;
-    if (kind !== "clear") req.ms = Number(document.getElementById("fault-ms").value);
-    act(req);
-  });
+  document.getElementById("inject").addEventListener("click", () => injectFault(act));
   document.getElementById("record-file").addEventListener("change", e => loadRecord(e.target.files[0]));
   const slider = document.getElementById("replay-turn");
   slider.addEventListener("input", () => showReplay(Number(slider.value)));

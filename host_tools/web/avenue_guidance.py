@@ -1,0 +1,157 @@
+"""The one line that tells the players at the Agent Avenue board what to do next ("Green: put one
+card face up and one face down", "Move the blue pawn to 9", "Refused (down pad): ..."), built
+only from what every player can see: the board's public view (docs/agent-avenue-board.md), its
+events, where the pawns stand and how many cards are lifted off the pads in a recruit. The
+face-down card is not among them, so no line can name it.
+
+line() answers {"text": ..., "kind": ...} with the kinds of host_tools/web/guidance.py: stopped,
+idle, do, refused, fault, over."""
+from shared_rules.avenue import tables as T
+
+TB = T.load()
+
+# events after which an earlier refusal or fault no longer stands
+_MOVES_ON = ("card", "card_off", "play", "recruit", "discard", "turn", "tap", "seat", "forced",
+             "market", "mismatch", "new_game", "offer", "boot", "resumed", "win")
+
+# what a black-market ability asks to be tapped, by its mechanic (shared_rules/avenue/tables.py)
+_ASKS = {T.RECRUIT_TOP: "tap the top card of the agent deck (it is recruited)",
+         T.RECRUIT_HAND_NAMED: "tap a %s from the hand (it is recruited)",
+         T.RECRUIT_HAND_NEW: "tap an agent from the hand unlike every agent %s has in play",
+         T.RECRUIT_HAND_PAIR: "tap one of two alike agents from the hand (one is recruited)",
+         T.TAKE_BACK: "tap one of %s's agents in play (it goes back to the hand)",
+         T.STEAL: "tap one of %s's agents in play (it goes to the hand)"}
+
+
+def _cap(text):
+    return text[:1].upper() + text[1:]
+
+
+def _since(events):
+    for j in range(len(events) - 1, -1, -1):
+        if events[j].get("event") in _MOVES_ON:
+            return events[j + 1:]
+    return list(events)
+
+
+def _who(view, side):
+    """The side, and in a team its lit seat: "Green", "Green (seat 2)"."""
+    if view["seats"][side] > 1:
+        return "%s (seat %d)" % (_cap(side), view.get("seat", 0) + 1)
+    return _cap(side)
+
+
+def _other(side):
+    return TB.sides[1 - TB.side_index[side]]
+
+
+def _pawns(view, pieces, held):
+    """What the pawns still need: ["move the green pawn to 5", ...]."""
+    at = dict((colour, loc) for loc, colour in sorted(pieces.items()))
+    out = []
+    for side in TB.sides:
+        want = str(view["pawns"][side])
+        if at.get(side) != want:
+            if at.get(side) is None and len(set(view["pawns"].values())) == 1:
+                continue  # both on one space: one pawn stays in the hand
+            out.append("%s the %s pawn %s %s" % (
+                "put" if at.get(side) is None else "move", side,
+                "down on" if at.get(side) is None else "to", want))
+    return out
+
+
+def _market(view, side):
+    taken = view.get("taken")
+    who = _who(view, side)
+    tap = view.get("tap")
+    if tap == "market":
+        return "%s: take a card from the offer: tap it on the tap pad." % who
+    if tap == "refill":
+        return "%s: tap the top card of the market deck: it refills the offer." % who
+    card = TB.market_index.get(taken)
+    if tap == "agent" and card is not None:
+        ask = _ASKS.get(TB.effect[card], "tap the agent the ability names")
+        if "%s" in ask:
+            named = TB.effect_agent[card]
+            ask = ask % (TB.agent_names[named] if TB.effect[card] == T.RECRUIT_HAND_NAMED
+                         else _other(side) if TB.effect[card] == T.STEAL else side)
+        return "%s (%s): %s, or press back if there is none." % (who, taken, ask)
+    if tap == "again":
+        return "%s: tap the same agent again to recruit it again, or press back to keep it in " \
+               "the hand." % who
+    return "%s: take a black-market card." % who
+
+
+def line(view, events, pieces, held=0, device=None, lifted=0, result=None, lights=None):
+    """The guidance line. view: the board's public view (None: no game); events: its recent
+    events, oldest first; pieces: location -> pawn colour; held: pawns in a hand; device:
+    {"running", "reason", "failure"}; lifted: cards taken off the pads in this recruit;
+    result: the board's `end` event, if the game ended; lights: location -> LED meaning
+    (host_tools/web/avenue_lights.py)."""
+    if device is not None and device.get("failure"):
+        return {"kind": "fault", "text": "The page's twin of the board failed (%s): restart "
+                "agentboard sim." % device["failure"]}
+    if device is not None and not device.get("running", True):
+        return {"kind": "stopped", "text": "The board has stopped (%s). Press \"power on\" "
+                "to boot it again from its flash: the game on it resumes."
+                % (device.get("reason") or "no reason given")}
+    after = _since(events)
+    faults = [e for e in after if e.get("event") == "fault"]
+    if faults:
+        return {"kind": "fault", "text": "Fault: %s: %s" % (faults[-1].get("what"),
+                                                           faults[-1].get("reason"))}
+    bad = sorted((loc for loc, m in (lights or {}).items() if m == "fault"), key=int)
+    if bad:
+        return {"kind": "fault", "text": "The sensor under space %s reads nonsense (blinking "
+                "orange): play goes on when it reads again." % " and ".join(bad)}
+    if not view:
+        return {"kind": "idle", "text": "No game: press \"new game\" (or hold confirm on the "
+                "board for its menu)."}
+    phase = view.get("phase")
+    if phase == "game_over":
+        r = result or {"winner": view.get("winner")}
+        why = " (%s%s)" % (r["reason"], ", tie rule" if r.get("tie") else "") \
+            if r.get("reason") else ""
+        return {"kind": "over", "text": "%s wins%s. Press \"new game\" for another." % (
+            _cap(str(r.get("winner"))), why)}
+    rejects = [e for e in after if e.get("event") == "reject"]
+    if rejects:
+        r = rejects[-1]
+        return {"kind": "refused", "text": "Refused (%s pad): %s." % (r.get("reader"),
+                                                                     r.get("reason"))}
+    todo = _pawns(view, pieces, held)
+    if phase == "setup":
+        parts = todo[:]
+        if view.get("tap") == "offer":
+            parts.append("tap the %d cards of the first offer (the top of the market deck) on "
+                         "the tap pad" % TB.offer_size)
+        return {"kind": "do", "text": "Set up: %s." % "; ".join(parts or ["wait"])}
+    if phase in ("await_effect", "mismatch"):
+        head = "Move the pawns: " if phase == "await_effect" else \
+            "A pawn is not where the game puts it: "
+        return {"kind": "do", "text": head + "; ".join(todo or [
+            "put right the spaces %s" % ", ".join(view.get("expected", []))]) + "."}
+    side = view["active"]
+    if phase == "play":
+        pads = view.get("pads", {})
+        if pads.get("up") and pads.get("down"):
+            return {"kind": "do", "text": "%s: the board reads the two cards." % _cap(side)}
+        ask = []
+        if not pads.get("up"):
+            ask.append("one card face up on the up pad")
+        if not pads.get("down"):
+            ask.append("one face down on the down pad")
+        extra = " (or tap a card on the tap pad to discard it)" if view.get("tap") == \
+            "discard" else ""
+        team = "; confirm passes the lit seat" if view["seats"][side] > 1 else ""
+        return {"kind": "do", "text": "%s: put %s%s%s." % (_who(view, side), " and ".join(ask),
+                                                           extra, team)}
+    if phase == "recruit":
+        other = _other(side)
+        if lifted:
+            return {"kind": "do", "text": "%s: take the other card off its pad." % _cap(side)}
+        return {"kind": "do", "text": "%s: take one of the two cards off its pad (%s recruits "
+                "it); then %s takes the other." % (_cap(other), other, side)}
+    if phase == "market":
+        return {"kind": "do", "text": _market(view, view["pending"][0])}
+    return {"kind": "do", "text": "Follow the lights."}

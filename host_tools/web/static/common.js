@@ -1,0 +1,129 @@
+// What both boards' pages share (index.html + app.js draws the DOG boards, avenue.html +
+// avenue.js the Agent Avenue board): the JSON API, one action at a time, the message and
+// guidance lines, the board's events, the stopped-board banner, the sensor panel and the legend.
+// Plain DOM: nothing to build, nothing fetched from outside this page's server.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+let busy = Promise.resolve();
+
+// a person's actions, one after the other: a quick second click (put down right after a
+// lift) is read against the board as the first one left it
+function queue(fn) {
+  busy = busy.then(fn).catch(e => say(String(e)));
+  return busy;
+}
+
+function el(tag, attrs, parent) {
+  const e = document.createElementNS(SVG, tag);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+async function api(path, body) {
+  const opts = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
+  const r = await fetch(path, opts);
+  return r.json();
+}
+
+function say(text) { document.getElementById("message").textContent = text || ""; }
+
+function rgb(c) {
+  // an LED at low duty still glows in its hue: show the hue at full strength
+  const m = Math.max(c[0], c[1], c[2]) || 1;
+  return "rgb(" + c.map(v => Math.round(v * 255 / m)).join(",") + ")";
+}
+
+// what each list was last built from (kept here, not in the DOM: a page's DOM holds only what
+// it shows)
+const built = new WeakMap();
+
+function unchanged(box, data) {
+  // rebuild a list only when it changed: a button replaced under the pointer loses the click
+  const sig = JSON.stringify(data);
+  if (built.get(box) === sig) return true;
+  built.set(box, sig);
+  return false;
+}
+
+function rebuild(box) { built.delete(box); }
+
+function describe(e) {
+  const parts = [e.event];
+  for (const k of Object.keys(e)) if (k !== "event") parts.push(k + " " + JSON.stringify(e[k]));
+  return parts.join(", ");
+}
+
+// the board's events after `since`, newest on top; returns the last one's number
+function showEvents(events, since) {
+  const list = document.getElementById("events");
+  for (const { seq, event } of events) {
+    since = Math.max(since, seq);
+    const li = document.createElement("li");
+    li.textContent = describe(event);
+    li.setAttribute("data-event", event.event);
+    list.insertBefore(li, list.firstChild);
+  }
+  while (list.children.length > 60) list.removeChild(list.lastChild);
+  return since;
+}
+
+function showGuidance(g) {
+  const box = document.getElementById("guidance");
+  box.textContent = g.text;
+  box.dataset.kind = g.kind;
+}
+
+function showDevice(device) {
+  const banner = document.getElementById("stopped-banner");
+  banner.hidden = device.running;
+  if (!device.running)
+    document.getElementById("stopped-text").textContent = "BOARD STOPPED: " +
+      (device.reason || "no reason given") + ".";
+}
+
+function referee() { return document.getElementById("referee").checked; }
+
+async function readSensors() {
+  const s = await api("/api/sensors");
+  if (s.ok === false) return say(s.reason);
+  const body = document.querySelector("#sensors tbody");
+  body.textContent = "";
+  s.locations.forEach((loc, i) => {
+    const tr = document.createElement("tr");
+    for (const v of [loc, s.raw[i], s["class"][i] === null ? "—" : s["class"][i]]) {
+      const td = document.createElement("td");
+      td.textContent = v;
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  });
+}
+
+// the legend: [meaning, text] rows, each with its mark
+function drawLegend(legend, marks) {
+  const ul = document.getElementById("legend");
+  for (const [meaning, text] of legend) {
+    const li = document.createElement("li");
+    li.dataset.meaning = meaning;
+    const mark = document.createElement("span");
+    mark.className = "swatch";
+    mark.dataset.meaning = meaning;
+    mark.textContent = marks[meaning] || "";
+    li.appendChild(mark);
+    li.appendChild(document.createTextNode(text));
+    ul.appendChild(li);
+  }
+}
+
+// the fault panel's inject button, as the simulator's fault op takes it
+function injectFault(act) {
+  const kind = document.getElementById("fault-kind").value;
+  const req = { op: "fault", kind: kind };
+  const at = document.getElementById("fault-at").value.trim();
+  if (at && kind !== "nfc_crc") req.at = at;
+  if (kind !== "clear") req.ms = Number(document.getElementById("fault-ms").value);
+  return act(req);
+}
