@@ -61,6 +61,8 @@ class App:
         if write_parts is None and write is _print:
             write_parts = stdout_parts
         self.console = Console(inp if inp is not None else StdinLines(), write, write_parts)
+        # the handler made once: a bound method made on every scan is heap garbage
+        self.on_command = self.command
         self.store = Store(data_dir)
         self.cardmap = CardMap(data_dir, game.cards.names)
         self.ref = Referee(self.places, self.store, self.cardmap, self.event, game)
@@ -127,7 +129,7 @@ class App:
                 self.dirty = True
         elif ev == PRESS:
             self.ref.cancel_card()
-        self.console.poll(self.command)
+        self.console.poll(self.on_command)
         b.buzzer.tick(SCAN_MS)
         if self.dirty:
             self.shown = self.menu_shown() if self.menu >= 0 else self.ref.publish()

@@ -85,8 +85,14 @@ class StdinLines:
         self.buf = ""
         self.dropping = False
 
+    def _waiting(self):
+        # ipoll, not poll: poll makes a list on every call, and this runs on every scan
+        for _ in self.poller.ipoll(0):
+            return True
+        return False
+
     def poll(self):
-        while self.poller.poll(0):
+        while self._waiting():
             ch = self.stdin.read(1)
             if not ch:
                 return None

@@ -75,6 +75,8 @@ class App:
         if write_parts is None and write is _print:
             write_parts = stdout_parts
         self.console = Console(inp if inp is not None else StdinLines(), write, write_parts)
+        # the handler made once: a bound method made on every scan is heap garbage
+        self.on_command = self.command
         self.store = Store(data_dir)
         self.cardmap = CardMap(data_dir, R.card_kinds(tb))
         self.ref = R.Referee(self.store, self.cardmap, self.event, pawn_class, tb.spaces)
@@ -139,7 +141,7 @@ class App:
                 self.dirty = True
             elif ref.back():
                 self.dirty = True
-        self.console.poll(self.command)
+        self.console.poll(self.on_command)
         b.buzzer.tick(SCAN_MS)
         if self.dirty or n % BLINK_EVERY == 0:
             self.lights.render(ref, (n // BLINK_EVERY) % 2 == 0,

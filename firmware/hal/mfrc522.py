@@ -38,11 +38,14 @@ WUPA = 0x52
 HLTA = 0x50
 CL1 = 0x93
 CL2 = 0x95
+CL3 = 0x97
+CASCADE = bytes((CL1, CL2, CL3))
 CT = 0x88  # cascade tag: more UID bytes follow at the next level
 
 
 def crc_a(data, n=-1):
-    """ISO/IEC 14443-3 CRC_A over data[:n]: (low byte, high byte)."""
+    """ISO/IEC 14443-3 CRC_A over data[:n], as one int: its low byte is sent first. (An int,
+    not a (low, high) pair: a tuple would be made on every frame the reader checks.)"""
     crc = 0x6363
     if n < 0:
         n = len(data)
@@ -50,7 +53,7 @@ def crc_a(data, n=-1):
         b = data[j] ^ (crc & 0xFF)
         b = (b ^ (b << 4)) & 0xFF
         crc = (crc >> 8) ^ (b << 8) ^ (b << 3) ^ (b >> 4)
-    return crc & 0xFF, (crc >> 8) & 0xFF
+    return crc & 0xFFFF
 
 
 class MFRC522:
@@ -65,6 +68,14 @@ class MFRC522:
         self.rx_len = 0
         self._burst = bytearray(17)
         self._burst_rx = bytearray(17)
+        self._addr = bytearray(1)  # the FIFO's address byte that starts a FIFO write
+        # views of the first n bytes of frame and of the burst buffers, each made the first
+        # time a transfer of that length happens: slicing per transfer would make heap
+        # garbage on every poll of the scan loop
+        self._frame_views = [None] * (len(self.frame) + 1)
+        self._burst_views = [None] * (len(self._burst) + 1)
+        self.uid_len = 0   # bytes of the UID read_uid read
+        self.added = 0     # bytes of the UID the last cascade level added
         cs.value(1)
         rst.value(0)
         rst.value(1)
@@ -89,11 +100,14 @@ class MFRC522:
 
     def write_fifo(self, n):
         # one chip-select frame: the address once, then n data bytes (datasheet 8.1.2.3)
-        w = self._w
-        w[0] = (FIFO_DATA << 1) & 0x7E
+        a = self._addr
+        a[0] = (FIFO_DATA << 1) & 0x7E
+        v = self._frame_views[n]
+        if v is None:
+            v = self._frame_views[n] = memoryview(self.frame)[:n]
         self.cs.value(0)
-        self.spi.write(w[:1])
-        self.spi.write(self.frame[:n])
+        self.spi.write(a)
+        self.spi.write(v)
         self.cs.value(1)
 
     def read_fifo(self, n):
@@ -105,8 +119,11 @@ class MFRC522:
             tx[j] = a
         tx[n] = 0
         rx = self._burst_rx
+        v = self._burst_views[n + 1]
+        if v is None:
+            v = self._burst_views[n + 1] = (memoryview(tx)[:n + 1], memoryview(rx)[:n + 1])
         self.cs.value(0)
-        self.spi.write_readinto(memoryview(tx)[:n + 1], memoryview(rx)[:n + 1])
+        self.spi.write_readinto(v[0], v[1])
         self.cs.value(1)
         for j in range(n):
             out[j] = rx[j + 1]
@@ -164,56 +181,67 @@ class MFRC522:
 
     def level(self, cl, uid, at):
         """Anticollision and select at one cascade level; UID bytes go to uid[at:]. Returns
-        (status, bytes added)."""
+        the status; self.added: how many bytes it added (a status alone, not a (status,
+        added) pair: no tuple made per level)."""
+        self.added = 0
         f = self.frame
         f[0] = cl
         f[1] = 0x20
         st = self.transceive(2)
         if st != OK:
-            return st, 0
+            return st
         rx = self.rx
         if self.rx_len != 5 or rx[0] ^ rx[1] ^ rx[2] ^ rx[3] ^ rx[4]:
-            return ERR, 0  # BCC wrong: a corrupted frame
+            return ERR  # BCC wrong: a corrupted frame
         f[1] = 0x70
         for j in range(5):
             f[2 + j] = rx[j]
-        f[7], f[8] = crc_a(f, 7)
+        c = crc_a(f, 7)
+        f[7] = c & 0xFF
+        f[8] = c >> 8
         st = self.transceive(9)
         if st != OK:
-            return st, 0
-        if self.rx_len != 3 or crc_a(self.rx, 1) != (self.rx[1], self.rx[2]):
-            return ERR, 0  # SAK with a bad CRC_A
+            return st
+        if self.rx_len != 3 or crc_a(self.rx, 1) != self.rx[1] | (self.rx[2] << 8):
+            return ERR  # SAK with a bad CRC_A
         sak = self.rx[0]
         if f[2] == CT:
             for j in range(3):
                 uid[at + j] = f[3 + j]
-            return (OK if sak & 0x04 else ERR), 3
+            self.added = 3
+            return OK if sak & 0x04 else ERR
         for j in range(4):
             uid[at + j] = f[2 + j]
-        return (ERR if sak & 0x04 else OK), 4
+        self.added = 4
+        return ERR if sak & 0x04 else OK
 
     def halt(self):
         f = self.frame
         f[0] = HLTA
         f[1] = 0
-        f[2], f[3] = crc_a(f, 2)
+        c = crc_a(f, 2)
+        f[2] = c & 0xFF
+        f[3] = c >> 8
         self.transceive(4)  # a halted card does not answer: NO_CARD is the expected outcome
 
     def read_uid(self, uid):
-        """Reads one card's UID into uid (10 bytes room). Returns (status, length)."""
+        """Reads one card's UID into uid (10 bytes room). Returns the status; self.uid_len is
+        the UID's length (0 unless OK)."""
+        self.uid_len = 0
         st = self.wake()
         if st != OK:
-            return st, 0
+            return st
         n = 0
-        for cl in (CL1, CL2, 0x97):
-            st, k = self.level(cl, uid, n)
+        for cl in CASCADE:
+            st = self.level(cl, uid, n)
             if st == COLLISION or st == ERR or st == NO_CARD:
-                return st, 0
-            n += k
-            if k == 4:
+                return st
+            n += self.added
+            if self.added == 4:
                 self.halt()
-                return OK, n
-        return ERR, 0
+                self.uid_len = n
+                return OK
+        return ERR
 
 
 CARD = 1
@@ -233,12 +261,12 @@ class CardReader:
 
     def poll(self):
         """One look at the reader: CARD (self.uid), REMOVED, TWO_CARDS, or 0 for nothing new."""
-        st, n = self.chip.read_uid(self.buf)
+        st = self.chip.read_uid(self.buf)
         if st == OK:
             self.misses = 0
             self.collided = False
-            if self.uid != self.buf[:n]:
-                self.uid = bytes(self.buf[:n])
+            if not self._same(self.chip.uid_len):
+                self.uid = bytes(self.buf[:self.chip.uid_len])
                 return CARD
             return 0
         if st == COLLISION:
@@ -261,3 +289,15 @@ class CardReader:
                     self.uid = b""
                     return REMOVED
         return 0
+
+    def _same(self, n):
+        """Whether the UID just read (self.buf[:n]) is the card already on the reader, compared
+        in place: a slice per poll would be heap garbage while a card lies there."""
+        uid = self.uid
+        if len(uid) != n:
+            return False
+        buf = self.buf
+        for j in range(n):
+            if uid[j] != buf[j]:
+                return False
+        return True

@@ -99,8 +99,11 @@ def referee_report():
 def _deck(dst, board=None, cards=None):
     import sys
     sys.path.insert(0, ROOT)
-    from host_tools.sim.world import World
-    return World(1, board=board, cards=cards).deck
+    from host_tools.sim import worlds
+    if board is None:
+        from host_tools.sim.world import World
+        return World(1, cards=cards).deck
+    return worlds.for_board(board, 1, cards).deck
 
 
 def _smallest_heap(dst, args, label, minus_wk=0.0, top=160):
@@ -150,7 +153,7 @@ KING_SWING = 11000
 
 def heap_run_dir(dst, name, board, cards, tree=None):
     """A folder to run mp_game_heap.py in for `board`: its config/ as `agentboard deploy
-    --board` writes it, the stand-ins, the enrolled deck (cards.json) and, for a board whose
+    --board` writes it, the enrolled deck (cards.json) and, for a board whose
     pieces carry ranks, a ranked calibration (calib.json); `tree`: a device tree whose
     shared_rules/ and firmware/ are copied in (the .mpy deployment)."""
     import shutil
@@ -159,7 +162,6 @@ def heap_run_dir(dst, name, board, cards, tree=None):
     from firmware.hal.calibration import Calibration
     d = os.path.join(dst, name)
     os.makedirs(d)
-    shutil.copytree(os.path.join(ROOT, "host_tools", "bench", "stubs"), os.path.join(d, "stubs"))
     files, _ = deploy.board_config(board)
     os.makedirs(os.path.join(d, "config"))
     for path, data in files.items():
@@ -196,17 +198,23 @@ def _romfs(src, out):
 
 def heap_images(dst):
     """Builds in dst the device tree as .mpy and the two ROMFS images the heap runs mount:
-    harness.romfs (mp_game_heap.py alone) and app.romfs (it and the firmware's .mpy files);
-    returns their sizes in wK of this port, which the unix port holds in its heap."""
+    harness.romfs (mp_game_heap.py and the stand-ins) and app.romfs (those and the firmware's
+    .mpy files); returns their sizes in wK of this port, which the unix port holds in its heap."""
     import shutil
     build_device_tree(dst)
     # the harness runs from a ROMFS image (in place, as from flash): it measures, it is not
     # firmware, so neither its bytecode nor the image counts
     harness = os.path.join(dst, "harness")
     os.makedirs(harness)
-    subprocess.run([os.path.join(BIN, "mpy-cross"), "-o",
-                    os.path.join(harness, "mp_game_heap.mpy"),
-                    os.path.join(ROOT, "host_tools", "bench", "mp_game_heap.py")], check=True)
+    # with it the stand-ins for `machine` and `neopixel`: on an ESP32 the one is C and the
+    # other frozen into the firmware, so neither's code takes heap there
+    stubs = os.path.join(ROOT, "host_tools", "bench", "stubs")
+    sources = [os.path.join(ROOT, "host_tools", "bench", "mp_game_heap.py")] + [
+        os.path.join(stubs, f) for f in sorted(os.listdir(stubs)) if f.endswith(".py")]
+    for src in sources:
+        name = os.path.basename(src)[:-3] + ".mpy"
+        subprocess.run([os.path.join(BIN, "mpy-cross"), "-o", os.path.join(harness, name), src],
+                       check=True)
     harness_wk = _romfs(harness, os.path.join(dst, "harness.romfs"))
     # the firmware's .mpy files in the image too: bytecode and constants run in place
     for pkg in ("shared_rules", "firmware"):

@@ -39,6 +39,7 @@ uid = bytearray(10)
 ok = 0
 for _ in range(reads):
     spi.k = trace[0]  # trace[0]: where one read_uid starts
-    st, n = chip.read_uid(uid)
+    st = chip.read_uid(uid)
+    n = chip.uid_len
     ok += st == 0 and n == 7
 print(ok)

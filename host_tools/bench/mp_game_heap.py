@@ -1,6 +1,6 @@
-# Runs on MicroPython from a device tree (.mpy firmware and rules core, no simulator) with
-# host_tools/bench/stubs first on the path: `micropython -X heapsize=NwK mp_game_heap.py SEED
-# PLAYERS [GAME]` in a folder holding the board's config/ (as `agentboard deploy --board`
+# Runs on MicroPython from a device tree (.mpy firmware and rules core, no simulator), imported
+# from a ROMFS image that holds it and host_tools/bench/stubs (`micropython -X heapsize=NwK
+# mp_rom_game.py IMAGE SEED PLAYERS [GAME]`, see host_tools/bench/hardware.py) in a folder holding the board's config/ (as `agentboard deploy --board`
 # writes it), cards.json and, for a board with ranked pieces, a ranked calib.json. Plays one
 # whole random game of GAME (default Agent DOG) through the real application loop (scanner,
 # referee, judge, store, LED view, console), presenting each move to the sensors the way hands
@@ -12,8 +12,7 @@
 # its frame, not in a module dictionary that would grow mid-game.
 # Prints the turns played; a MemoryError means the heap was too small.
 import sys
-sys.path.insert(0, "stubs")
-sys.path.insert(1, ".")
+sys.path.insert(1, ".")  # the stand-ins come from the image this runs from (mp_rom_game.py)
 import gc
 import json
 import machine

@@ -30,7 +30,8 @@ def write_readinto(wb, rb):
 spi.write = write
 spi.write_readinto = write_readinto
 t0 = time.ticks_us()
-st, n = b.nfc.read_uid(bytearray(10))
+st = b.nfc.read_uid(bytearray(10))
+n = b.nfc.uid_len
 dt = time.ticks_diff(time.ticks_us(), t0)
 t0 = time.ticks_us()
 b.nfc.read_uid(bytearray(10))  # with the tag halted: WUPA wakes it again

@@ -49,7 +49,7 @@ def test_removal_is_reported_and_a_new_placement_reads_again():
 def test_an_empty_poll_costs_about_the_chip_timer():
     w, b = fresh(4)
     t0 = time.ticks_us()
-    st, n = b.nfc.read_uid(bytearray(10))
+    st = b.nfc.read_uid(bytearray(10))
     dt = time.ticks_diff(time.ticks_us(), t0)
     check(st == NO_CARD, "status %d" % st)
     # the driver sets a 1.5 ms receive timeout; with the SPI traffic a miss stays under 3 ms
@@ -88,7 +88,8 @@ def test_read_uid_checks_status_ok_for_a_present_card():
     w, b = fresh(7)
     w.card(UID)
     buf = bytearray(10)
-    st, n = b.nfc.read_uid(buf)
+    st = b.nfc.read_uid(buf)
+    n = b.nfc.uid_len
     check(st == OK and bytes(buf[:n]) == UID, "status %d uid %r" % (st, bytes(buf[:n])))
 
 
@@ -97,7 +98,8 @@ def test_every_card_of_the_deck_reads_back_its_uid():
     buf = bytearray(10)
     for uid_hex, kind in w.deck:
         w.card(uid_hex)
-        st, n = b.nfc.read_uid(buf)
+        st = b.nfc.read_uid(buf)
+        n = b.nfc.uid_len
         got = "".join(["%02x" % x for x in buf[:n]])
         check(st == OK and got == uid_hex, "%s (%s) read as %s, status %d" % (
             uid_hex, kind, got, st))
