@@ -21,7 +21,7 @@ from firmware import judge as judge_mod
 from firmware.places import NO_BAND
 from firmware.shown import Shown
 from firmware.store import FORMAT, Offsets, record_parts
-from firmware.hal.scanner import EMPTY
+from firmware.hal.scanner import EMPTY, FAULT
 
 # rules-core events the players must see and carry out (or just carried out): the console's
 # `effect` kinds, and the fields they keep
@@ -296,11 +296,35 @@ class Referee:
             self.touched[i] = 0
         self.bad = []
         self.rejected = False
+        self.diffs = []  # a move starts on a board that equals the game
         self._set_phase("await_move")
         self.out({"event": "card", "card": kind, "seat": self._c(self.st.to_move)})
 
     # -- the move --------------------------------------------------------------------------
+    def _faulty(self):
+        # sensors reading nonsense (a dead or shorted sensor): they read no piece, so a move
+        # judged with them could be taken or refused on squares nobody can see
+        out = []
+        sensed = self.sensed
+        for i in range(len(sensed)):
+            if sensed[i] == FAULT:
+                out.append(i)
+        return out
+
     def _judge(self):
+        faulty = self._faulty()
+        if faulty or self.diffs:
+            # the move waits while a sensor reads nonsense, shown where it is (as outside a
+            # move); it is judged again once every sensor reads
+            if faulty != self.diffs:
+                self.diffs = faulty
+                if faulty:
+                    self._mismatch()
+                else:
+                    self._last_mismatch = []
+                    self.out({"event": "resolved", "phase": "await_move"})
+            if faulty:
+                return
         left = self.judge.left()
         res = self.judge.judge(self.sensed, self.touched, self.bands)
         if self.judge.left() != left:  # a Partner 4 segment is done: the next one begins
@@ -510,6 +534,8 @@ class Referee:
                 sh.steps = spots[:left]
             if self.bad:
                 sh.bad = self.bad
+            for i in self.diffs:  # sensors reading nonsense: the move waits for them
+                sh.todo.append((i, places.todo(i, self.exp, self.sensed, self.recheck)))
         elif ph in ("setup", "await_effect", "mismatch"):
             ranked = st.game.ranked
             for i in self.diffs:
@@ -549,7 +575,7 @@ class Referee:
                 "cards_left": dict((self._c(c), st.cards[c]) for c in st.seats),
                 "board": board, "start_areas": areas,
                 "expected": self._names(self.diffs) if self.phase in (
-                    "setup", "await_effect", "mismatch") else [],
+                    "setup", "await_effect", "mismatch", "await_move") else [],
                 "card": self.cards.names[self.card] if self.card >= 0 else None,
                 "steps_left": self.judge.left() if self.phase == "await_move" else None}
         if ranks is not None:

@@ -509,3 +509,45 @@ def test_random_power_cuts_never_corrupt_a_6_player_royal_game_on_the_6_seat_boa
         assert t.st.winners()
     finally:
         t.close()
+
+
+# -- a dead start-area sensor in the middle of a move ---------------------------------------------
+
+@pytest.mark.parametrize("dies", ["spot left", "spot with a piece"])
+def test_a_start_area_sensor_that_dies_while_a_piece_enters_holds_the_move_until_it_reads(
+        dog4, dies):
+    """The judge counts the pieces on each start area's spots: entering needs one fewer. A
+    spot sensor that dies mid-move reads no piece, so its count would say a piece left that
+    did not (or two left): the fault is shown at that spot, no move is taken from the
+    count it spoils, and once the sensor reads again the entry is accepted as made."""
+    dog4.new_game(4, game="dog")
+    for colour in ("red", "blue", "green", "yellow"):  # every start space free again
+        s = DOG4_START[colour]
+        dog4.play("5", find(dog4.st, "5", s, s + 5))
+    mv = find(dog4.st, "13", "red:start", 0)
+    n = len(dog4.events)
+    assert "card" in kinds(dog4.card("13"))
+    spot = dog4.taken_spot("red")
+    piece = dog4.lift(spot)
+    dead = spot if dies == "spot left" else dog4.taken_spot("red")
+    dog4.ask({"op": "fault", "kind": "dead_sensor", "at": dead, "ms": 1500})
+    dog4.wait(300)
+    dog4.place(piece, "0")
+    dog4.wait(400)
+    during = dog4.since(n)
+    # nothing taken or refused while a spot reads nothing: the fault is shown where it is
+    assert "move" not in kinds(during) and "reject" not in kinds(during), during
+    assert [m["locations"] for m in mismatches(during)] == [[dead]], during
+    view = dog4.public()
+    assert view["phase"] == "await_move" and view["expected"] == [dead], view
+    assert blinks(dog4, dead)
+    assert dog4.send({"op": "status"})["faults"] == [dead]
+    dog4.wait(1500)  # the sensor reads again
+    dog4.wait()
+    after = dog4.since(n)
+    assert {"event": "resolved", "phase": "await_move"} in after, after
+    assert moves(after) == [{"card": "13", "path": [["red:start", 0]]}], after
+    dog4.st, _ = rules_apply(dog4.st, mv)
+    dog4.check()
+    view = dog4.public()
+    assert view["phase"] == "await_card" and view["to_move"] == "blue" and view["expected"] == []
