@@ -72,8 +72,8 @@ class MFRC522:
         # views of the first n bytes of frame and of the burst buffers, each made the first
         # time a transfer of that length happens: slicing per transfer would make heap
         # garbage on every poll of the scan loop
-        self._frame_views = [None] * (len(self.frame) + 1)
-        self._burst_views = [None] * (len(self._burst) + 1)
+        self._frame_views = [None] * (len(self.frame) + 1)  # type: list
+        self._burst_views = [None] * (len(self._burst) + 1)  # type: list
         self.uid_len = 0   # bytes of the UID read_uid read
         self.added = 0     # bytes of the UID the last cascade level added
         cs.value(1)
