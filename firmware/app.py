@@ -2,7 +2,6 @@
 # card reader (every 5th pass), the buttons and the console, and redraws the LEDs when
 # something changed (and five times a second for blinking).
 import gc
-import json
 import time
 
 from shared_rules import variant
@@ -13,7 +12,8 @@ from firmware.store import Store
 from firmware.cardmap import CardMap
 from firmware.view import View
 from firmware.shown import Shown
-from firmware.console import Console, StdinLines, stdout_parts
+from firmware.console import (Console, StdinLines, stdout_parts, deployed_version,
+                              report_boot)
 from firmware.hal.mfrc522 import CARD, TWO_CARDS
 from firmware.hal.buttons import PRESS, RELEASE, HOLD
 
@@ -27,15 +27,6 @@ SOUNDS = {"move": "accept", "reject": "reject", "win": "win", "mismatch": "fault
 
 def _print(line):
     print(line)
-
-
-def deployed_version(data_dir):
-    """What `agentboard deploy` put on this device (version.json), or None (run from source)."""
-    try:
-        with open(data_dir + "/version.json") as f:
-            return json.load(f).get("version")
-    except (OSError, ValueError, AttributeError):
-        return None
 
 
 class App:
@@ -86,15 +77,7 @@ class App:
         # the board as it stands, ranks included (a ranked game resumes from what is read)
         self.ref.sense(b.scanner.state, (), getattr(b.scanner, "band", None))
         self.ref.decide()
-        self.console.emit({"event": "boot", "version": deployed_version(self.data_dir),
-                           "calibrated": b.calibrated,
-                           "cards_enrolled": self.cardmap.count(),
-                           "nfc_version": b.nfc.version()})
-        if b.calib_error:
-            self.console.emit({"event": "fault", "what": "calib.json", "reason": b.calib_error})
-        if self.cardmap.error:
-            self.console.emit({"event": "fault", "what": "cards.json",
-                               "reason": self.cardmap.error})
+        report_boot(self.console, b, self.cardmap, self.data_dir)
         self.ref.resume_from_flash()
 
     def step(self, n):

@@ -55,6 +55,29 @@ class Console:
         self.emit(ans)
 
 
+def deployed_version(data_dir):
+    """What `agentboard deploy` put on this device (version.json), or None (run from source)."""
+    try:
+        with open(data_dir + "/version.json") as f:
+            return json.load(f).get("version")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def report_boot(console, board, cardmap, data_dir, game=None):
+    """The `boot` event (with `game` when the board plays one of its own), then a `fault` for
+    a calibration or card map on flash that could not be read."""
+    ev = {"event": "boot", "version": deployed_version(data_dir), "calibrated": board.calibrated,
+          "cards_enrolled": cardmap.count(), "nfc_version": board.nfc.version()}
+    if game is not None:
+        ev["game"] = game
+    console.emit(ev)
+    if board.calib_error:
+        console.emit({"event": "fault", "what": "calib.json", "reason": board.calib_error})
+    if cardmap.error:
+        console.emit({"event": "fault", "what": "cards.json", "reason": cardmap.error})
+
+
 def _streamed(op, key, parts):
     yield '{"re": %s, "ok": true, %s: ' % (json.dumps(op), json.dumps(key))
     for p in parts:

@@ -10,7 +10,8 @@ import time
 from firmware.board import Board
 from firmware.store import Store
 from firmware.cardmap import CardMap
-from firmware.console import Console, StdinLines, stdout_parts
+from firmware.console import (Console, StdinLines, stdout_parts, deployed_version,
+                              report_boot)
 from firmware.hal.mfrc522 import CARD, REMOVED, TWO_CARDS
 from firmware.hal.buttons import PRESS, RELEASE, HOLD
 from firmware.hal.scanner import UP as UPRIGHT, DOWN as UPSIDE_DOWN
@@ -33,15 +34,6 @@ DEFAULT_SEATS = {2: (1, 1), 3: (2, 1), 4: (2, 2)}
 
 def _print(line):
     print(line)
-
-
-def deployed_version(data_dir):
-    """What `agentboard deploy` put on this device (version.json), or None (run from source)."""
-    try:
-        with open(data_dir + "/version.json") as f:
-            return json.load(f).get("version")
-    except (OSError, ValueError, AttributeError):
-        return None
 
 
 def _hex(uid):
@@ -97,15 +89,7 @@ class App:
         b = self.board
         b.scanner.settle(b.scanner.stable + 2)
         self.ref.sense(b.scanner.state)
-        self.console.emit({"event": "boot", "version": deployed_version(self.data_dir),
-                           "game": R.GAME, "calibrated": b.calibrated,
-                           "cards_enrolled": self.cardmap.count(),
-                           "nfc_version": b.nfc.version()})
-        if b.calib_error:
-            self.console.emit({"event": "fault", "what": "calib.json", "reason": b.calib_error})
-        if self.cardmap.error:
-            self.console.emit({"event": "fault", "what": "cards.json",
-                               "reason": self.cardmap.error})
+        report_boot(self.console, b, self.cardmap, self.data_dir, R.GAME)
         self.ref.resume_from_flash()
 
     def step(self, n):
