@@ -29,8 +29,9 @@ def occ(cls):
     return cls == UP or cls == DOWN
 
 
-# A WholeMove's outline of one legal move: one small bytearray per move (a swap of a piece
-# among 24 on the 6-seat board has 80 outlines, so no object per field):
+# A WholeMove's outline of one legal move: a run of bytes in a bytearray that holds
+# OUTLINE_CHUNK of them (a swap of a piece among 24 on the 6-seat board has 80 outlines: no
+# object per field, nor one per outline, which on an ESP32 costs 32 bytes beside its 20):
 O_A = 0        # the moving piece
 O_B = 1        # two bytes: its destination (a citizen's jump packed in) or, a swap, the other
 O_N = 3        # how many sensors the move changes (1 to 3)
@@ -41,7 +42,7 @@ O_VIA = 13     # a citizen's jump: the sensor of the special space it stands on 
 O_COUNTS = 14  # then the pieces in each start area after the move, one byte per colour
 MAX_CHANGED = 3
 NONE = 255  # no sensor (boards have fewer than 255)
-OUTLINE_CHUNK = 16  # outlines per list: no list of 80 grown into one block mid-game
+OUTLINE_CHUNK = 8  # outlines per bytearray (160 bytes on the 6-seat board): no array of 80
 
 
 class WholeMove:
@@ -59,14 +60,18 @@ class WholeMove:
                 self.pre_count[p // lay.ppc] += 1
         # every legal move as the sensors see it (O_* above): the moving piece and its
         # destination, the sensors whose occupancy it changes, their occupancy and ranks after
-        # it, and the start-area counts after it; in lists of OUTLINE_CHUNK
+        # it, and the start-area counts after it; OUTLINE_CHUNK of them per bytearray, each
+        # `size` bytes long: outline g is self.outlines[g // OUTLINE_CHUNK] from byte
+        # (g % OUTLINE_CHUNK) * size
         self.outlines = []
+        self.noutlines = 0
+        self.size = O_COUNTS + lay.ncol
         self.ranked = st.game.ranked
         self.act = st.game.cards.action[movegen.effective(st, k)]
         self.swap = self.act == movegen.SWAP or self.act == movegen.SWAP_OWN
         # an outline before its move is filled in: no sensors, no ranks, the start areas as
         # they are (each outline starts as a copy)
-        blank = bytearray(O_COUNTS + lay.ncol)
+        blank = bytearray(self.size)
         for j in range(MAX_CHANGED):
             blank[O_SENSOR + j] = NONE
             blank[O_BAND + j] = NO_BAND
@@ -97,35 +102,45 @@ class WholeMove:
         sensor = self.places.sensor
         self.hints.visit(a, b)
         board, areas = changes(st, self.act, a, b)
-        r = bytearray(self.blank)
-        r[O_A] = a
-        r[O_B] = b >> 8
-        r[O_B + 1] = b & 0xFF
-        r[O_N] = len(board)
+        size = self.size
+        k = self.noutlines % OUTLINE_CHUNK
+        if not k:
+            self.outlines.append(bytearray(size * OUTLINE_CHUNK))
+        r = self.outlines[-1]
+        o = k * size
+        r[o:o + size] = self.blank
+        self.noutlines += 1
+        r[o + O_A] = a
+        r[o + O_B] = b >> 8
+        r[o + O_B + 1] = b & 0xFF
+        r[o + O_N] = len(board)
         ppc = st.lay.ppc
         for j in range(len(board)):
             loc, occupied = board[j]
-            r[O_SENSOR + j] = sensor[loc]
-            r[O_AFTER + j] = occupied
+            r[o + O_SENSOR + j] = sensor[loc]
+            r[o + O_AFTER + j] = occupied
             if self.ranked and occupied:
                 # the mover lands; a swap's squares trade their pieces
-                r[O_BAND + j] = ((b if loc == st.pos[a] else a) if self.swap else a) % ppc
+                r[o + O_BAND + j] = ((b if loc == st.pos[a] else a) if self.swap else a) % ppc
         if not self.swap and movegen.jump_of(b) >= 0:
-            r[O_VIA] = sensor[movegen.dest_of(b)]
+            r[o + O_VIA] = sensor[movegen.dest_of(b)]
         for c, delta in areas:
-            r[O_COUNTS + c] += delta
-        if not self.outlines or len(self.outlines[-1]) == OUTLINE_CHUNK:
-            self.outlines.append([])
-        self.outlines[-1].append(r)
+            r[o + O_COUNTS + c] += delta
 
-    def _key(self, r):
+    def _outline_at(self, g):
+        """Outline g: (its bytearray, where it starts there)."""
+        return self.outlines[g // OUTLINE_CHUNK], (g % OUTLINE_CHUNK) * self.size
+
+    def _key(self, g):
         # what tells outcomes apart: where the mover stands, and where it goes (a swap: where
         # the other piece stands)
-        b = r[O_B] << 8 | r[O_B + 1]
-        return self.st.pos[r[O_A]] << 16 | (self.st.pos[b] if self.swap else b)
+        r, o = self._outline_at(g)
+        b = r[o + O_B] << 8 | r[o + O_B + 1]
+        return self.st.pos[r[o + O_A]] << 16 | (self.st.pos[b] if self.swap else b)
 
-    def _accept(self, r):
-        self.move = Move(self.k, self.act, r[O_A], r[O_B] << 8 | r[O_B + 1])
+    def _accept(self, g):
+        r, o = self._outline_at(g)
+        self.move = Move(self.k, self.act, r[o + O_A], r[o + O_B] << 8 | r[o + O_B + 1])
 
     def judge(self, sensed, touched, bands=None):
         """sensed: class per sensor; touched: per sensor, changed since the card was played;
@@ -148,16 +163,19 @@ class WholeMove:
         # an outline that explains the board completely, and whether another outcome does
         # too; the same for a move complete but for a square nobody touched (confirm may
         # accept it): only "one" and "more than one" matter, so no list of them is made
-        complete = None
+        complete = -1  # (outlines by their number g)
         complete_more = False
-        untouched = None
+        untouched = -1
         untouched_more = False
         growing = 0
-        for chunk in self.outlines:
-            for r in chunk:
-                s0 = r[O_SENSOR]
-                s1 = r[O_SENSOR + 1]
-                s2 = r[O_SENSOR + 2]
+        size = self.size
+        g = -1
+        for r in self.outlines:
+            for o in range(0, min(self.noutlines - g - 1, OUTLINE_CHUNK) * size, size):
+                g += 1
+                s0 = r[o + O_SENSOR]
+                s1 = r[o + O_SENSOR + 1]
+                s2 = r[o + O_SENSOR + 2]
                 ok = True
                 for i in moved:
                     if i != s0 and i != s1 and i != s2:
@@ -168,8 +186,8 @@ class WholeMove:
                 # start areas may only have changed the move's way: a piece left for the start
                 # space, a knocked-out piece put back (or still in a hand)
                 for c in range(len(now_count)):
-                    lo = min(self.pre_count[c], r[O_COUNTS + c])
-                    hi = max(self.pre_count[c], r[O_COUNTS + c])
+                    lo = min(self.pre_count[c], r[o + O_COUNTS + c])
+                    hi = max(self.pre_count[c], r[o + O_COUNTS + c])
                     if not lo <= now_count[c] <= hi:
                         ok = False
                         break
@@ -177,11 +195,11 @@ class WholeMove:
                     continue
                 done = True
                 touch_missing = False
-                via = r[O_VIA]
-                for j in range(r[O_N]):
-                    i = r[O_SENSOR + j]
+                via = r[o + O_VIA]
+                for j in range(r[o + O_N]):
+                    i = r[o + O_SENSOR + j]
                     now = occ(sensed[i])
-                    after = r[O_AFTER + j]
+                    after = r[o + O_AFTER + j]
                     if i == via and now:
                         done = False  # the citizen stands on its special space: the jump goes on
                         continue
@@ -195,18 +213,18 @@ class WholeMove:
                     elif self.pre[i] and after and not touched[i]:
                         done = False  # a capture or swap square nobody has touched yet
                         touch_missing = True
-                    elif self.ranked and now and bands[i] != r[O_BAND + j]:
+                    elif self.ranked and now and bands[i] != r[o + O_BAND + j]:
                         done = False  # not (yet) the rank this move puts there
                 if not ok:
                     continue
                 for c in range(len(now_count)):
                     # entering needs the piece to have left its start area
-                    if r[O_COUNTS + c] < self.pre_count[c] and now_count[c] != r[O_COUNTS + c]:
+                    if r[o + O_COUNTS + c] < self.pre_count[c] and now_count[c] != r[o + O_COUNTS + c]:
                         done = False
                 if done:
-                    if complete is None:
-                        complete = r
-                    elif self._key(r) != self._key(complete):
+                    if complete < 0:
+                        complete = g
+                    elif self._key(g) != self._key(complete):
                         complete_more = True
                 else:
                     # a move the board could still grow into must explain every touched square
@@ -218,18 +236,18 @@ class WholeMove:
                     if explains:
                         growing += 1
                     if touch_missing:
-                        if untouched is None:
-                            untouched = r
-                        elif self._key(r) != self._key(untouched):
+                        if untouched < 0:
+                            untouched = g
+                        elif self._key(g) != self._key(untouched):
                             untouched_more = True
         self.bad = []
-        if complete is not None and not complete_more:
+        if complete >= 0 and not complete_more:
             self._accept(complete)
             return AMBIGUOUS if growing else DONE
-        if complete is None and untouched is not None and not untouched_more:
+        if complete < 0 and untouched >= 0 and not untouched_more:
             self._accept(untouched)
             return AMBIGUOUS
-        if complete is not None:
+        if complete >= 0:
             return WAIT  # several outcomes look alike so far: more must change first
         if not moved:
             return WAIT

@@ -5,68 +5,90 @@
 # not whole JSON is dropped on loading, so the game resumes at the last completed move. A new
 # game is written to a temporary file and renamed over the old one.
 #
-# Turns stay on flash: the referee keeps only where each line starts (one int per turn), and
+# Turns stay on flash: the referee keeps only where each line starts (a byte per turn), and
 # reads turns back one at a time to resume, undo or export.
 from array import array
 import json
 import os
 
 FORMAT = "agentboard-record/1"
-CHUNK = 64
-MAX_STEP = 0xFFFF  # the furthest a turn may start from its chunk's first
+CHUNK = 128
+MAX_STEP = 0xFF  # the furthest a turn may start from the turn before it in its chunk
 
 
 class Offsets:
-    """Where each turn starts in the log, as a list of 64-entry chunks: one array grown to a
+    """Where each turn starts in the log, as a list of 128-entry chunks: one array grown to a
     thousand turns would need one ever larger contiguous block, which a fragmented heap of
-    an ESP32 cannot always give. A chunk keeps where its first turn starts and each turn's
-    distance from there in 2 bytes (64 lines span a few KB; a turn further than 64 KB away
-    starts a new chunk), so a turn costs 2 bytes, not 4: a 1,000-turn game holds 2 KB less."""
+    an ESP32 cannot always give. A chunk keeps where its first turn starts and each later
+    turn's distance from the turn before it in one byte (a turn's line is well under 255
+    bytes; a turn further on, after a run of undone turns, starts a new chunk), so a turn costs
+    1 byte: a 1,000-turn game holds 1 KB less than with 2-byte distances, 3 KB less than with
+    a list of ints. Reading turn j adds up its chunk's distances: only resume, undo and
+    export read, and they read in order (iteration keeps a running sum)."""
 
     def __init__(self):
-        self.chunks = []  # per chunk: array("H") of its turns' distances from its base
+        self.chunks = []  # per chunk: bytearray of each turn's distance from the one before
         self.bases = []   # per chunk: where its first turn starts
         self.sizes = []   # per chunk: how many turns it holds
         self.n = 0
+        self.last = 0     # where the last turn starts
 
     def append(self, at):
-        if not self.chunks or self.sizes[-1] == CHUNK or at - self.bases[-1] > MAX_STEP:
-            self.chunks.append(array("H", bytes(2 * CHUNK)))
+        step = at - self.last
+        if not self.chunks or self.sizes[-1] == CHUNK or not 0 < step <= MAX_STEP:
+            self.chunks.append(bytearray(CHUNK))
             self.bases.append(at)
             self.sizes.append(0)
+            step = 0  # the chunk's first turn: its base
         k = self.sizes[-1]
-        self.chunks[-1][k] = at - self.bases[-1]
+        self.chunks[-1][k] = step
         self.sizes[-1] = k + 1
+        self.last = at
         self.n += 1
 
     def pop(self):
+        at = self.last
         k = self.sizes[-1] - 1
-        at = self.bases[-1] + self.chunks[-1][k]
         self.n -= 1
         if k:
             self.sizes[-1] = k
+            self.last = at - self.chunks[-1][k]
         else:
             self.chunks.pop()
             self.bases.pop()
             self.sizes.pop()
+            self.last = self._start(len(self.chunks) - 1, self.sizes[-1] - 1) if self.chunks \
+                else 0
+        return at
+
+    def _start(self, c, k):
+        # where turn k of chunk c starts
+        chunk = self.chunks[c]
+        at = self.bases[c]
+        for i in range(1, k + 1):
+            at += chunk[i]
         return at
 
     def __len__(self):
         return self.n
 
     def __getitem__(self, j):
-        for c in range(len(self.chunks)):
-            if j < self.sizes[c]:
-                return self.bases[c] + self.chunks[c][j]
-            j -= self.sizes[c]
+        if j < 0:
+            j += self.n
+        if 0 <= j:
+            for c in range(len(self.chunks)):
+                if j < self.sizes[c]:
+                    return self._start(c, j)
+                j -= self.sizes[c]
         raise IndexError("turn %d" % j)
 
     def __iter__(self):
         for c in range(len(self.chunks)):
-            base = self.bases[c]
+            at = self.bases[c]
             chunk = self.chunks[c]
             for k in range(self.sizes[c]):
-                yield base + chunk[k]
+                at += chunk[k]  # (the first distance is 0)
+                yield at
 
 
 class Store:
@@ -148,8 +170,10 @@ def record_parts(store, header, offsets):
         yield ', "first": %s' % json.dumps(header["first"])
     yield ', "turns": ['
 
-    for j in range(len(offsets)):
-        if j:
+    sep = False
+    for at in offsets:  # in order: no turn looked up by its index
+        if sep:
             yield ", "
-        yield json.dumps(store.turn(offsets[j]))
+        yield json.dumps(store.turn(at))
+        sep = True
     yield "]}"

@@ -40,8 +40,8 @@ def replay(tb, store, h, offsets):
     st = start(tb, h)
     offer = False
     n = 0
-    for j in range(len(offsets)):
-        line = store.turn(offsets[j])
+    for at in offsets:  # in order: no line looked up by its index
+        line = store.turn(at)
         if "offer" in line:
             set_offer(tb, st, [tb.market_index[c] for c in line["offer"]])
             offer = True
@@ -61,8 +61,8 @@ def export_parts(store, h, offsets):
                                          h["players"], json.dumps(h["seats"]),
                                          json.dumps(h["active"]))
     first = True
-    for j in range(len(offsets)):
-        line = store.turn(offsets[j])
+    for at in offsets:
+        line = store.turn(at)
         if "offer" in line:
             offer = line["offer"]
             continue

@@ -108,8 +108,11 @@ def _deck(dst, board=None, cards=None):
 
 def _smallest_heap(dst, args, label, minus_wk=0.0, top=160):
     """Tries heap sizes from `top` down in steps of 2 wK; prints the smallest from which every
-    larger size tried also finished (minus the ROMFS image the unix port holds in its heap),
-    and returns it (None when even `top` is too small)."""
+    larger size tried also finished, less what the harness keeps alive before the firmware's
+    first import (the ROMFS image the unix port holds in its heap, the harness, the stand-ins
+    for machine and neopixel: mp_game_heap.py's harness_heap), and beside it the figure less
+    the image alone (`minus_wk`, the figure's earlier basis); returns the first
+    (None when even `top` is too small)."""
     def ok(h):
         try:
             os.remove(os.path.join(dst, "game.log"))
@@ -122,14 +125,16 @@ def _smallest_heap(dst, args, label, minus_wk=0.0, top=160):
         print("      %s: does not finish even in %dwK" % (label, top - minus_wk))
         return None
     result = json.loads(out.strip().splitlines()[-1])
+    harness_wk = result["harness_heap"] / 2048.0
     h = top
     while h > 32 and ok(h - 2)[0]:
         h -= 2
-    print("      %s (%d turns, every turn checked against the move played): %.0fwK; "
-          "live heap at the end %.1f KB on this 64-bit port" % (
-              label, result["turns"], h - minus_wk,
-              result["heap_used"] / 1024 - minus_wk * 2))
-    return h - minus_wk
+    print("      %s (%d turns, every turn checked against the move played): %.0fwK "
+          "(%.0fwK less the image alone: the harness and stand-ins hold %.1f); live heap at "
+          "the end %.1f KB on this 64-bit port" % (
+              label, result["turns"], h - harness_wk, h - minus_wk, harness_wk - minus_wk,
+              (result["heap_used"] - result["harness_heap"]) / 1024.0))
+    return h - harness_wk
 
 
 # the latency scenes of mp_latency.py, and what each is
@@ -235,7 +240,10 @@ def game_heap_report(games=HEAP_GAMES, seed=1):
     try:
         harness_wk, app_wk = heap_images(dst)
         print("8. Smallest -X heapsize a whole random game needs, firmware alone (target "
-              "64wK). A non-moving heap is not monotonic in its size (fragmentation falls "
+              "64wK): what the harness keeps alive before the firmware's first import (the "
+              "ROMFS image this port holds in its heap, the harness, the stand-ins: on an "
+              "ESP32 `machine` is C and its pins constant objects) is not counted. A "
+              "non-moving heap is not monotonic in its size (fragmentation falls "
               "differently), so sizes are tried from the top down and the figure is the "
               "smallest from which every larger size tried also finished. a) deployed as "
               ".mpy files (what agentboard deploy does on MicroPython's ESP32_GENERIC build); "

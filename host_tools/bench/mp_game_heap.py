@@ -43,8 +43,12 @@ def wire():
 
 wire()
 gc.collect()
-# only the application here: it loads the rest of the firmware once its board is built, as on
-# the device; the rules core this harness plays with is imported after that (in play)
+# what is alive before the firmware's first import: the ROMFS image(s) the unix port holds in
+# its heap, this harness and the stand-ins with their tables (on an ESP32 `machine` is C and
+# its pins are constant objects): none of it is the firmware's
+HARNESS_HEAP = gc.mem_alloc()
+# the application, as firmware/launch.py loads it on the device; the rules core this harness
+# plays with is imported after that (in play)
 from firmware import app as app_mod  # noqa: E402
 from firmware.hal.calibration import MID, NOMINAL_SWING  # noqa: E402
 from firmware.hal.scanner import UP  # noqa: E402
@@ -255,7 +259,7 @@ def play():
         if ref.phase == "game_over":
             break
     gc.collect()
-    print(json.dumps({"turns": turns, "heap_used": gc.mem_alloc(),
+    print(json.dumps({"turns": turns, "heap_used": gc.mem_alloc(), "harness_heap": HARNESS_HEAP,
                       "won": ref.phase == "game_over"}))
 
 

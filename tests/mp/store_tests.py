@@ -38,16 +38,30 @@ def test_offsets_behave_as_a_list_across_chunk_boundaries():
 
 
 def test_offsets_far_apart_start_a_chunk_of_their_own():
-    # a chunk keeps distances from its first turn in 2 bytes: a turn more than 64 KB further
-    # on (a long run of undone turns) starts a new chunk, and reads back exactly
+    # a chunk keeps each turn's distance from the one before in 1 byte: a turn more than 255
+    # bytes further on (a long run of undone turns) starts a new chunk, and reads back exactly
     o = Offsets()
-    ref = [0, 100, 65635, 65636, 200000, 1 << 24]
+    ref = [0, 100, 355, 611, 612, 867, 65636, 200000, 1 << 24]
     for at in ref:
         o.append(at)
     check(list(o) == ref and [o[j] for j in range(len(ref))] == ref, "far offsets differ")
-    check(len(o.chunks) == 4, "%d chunks for 4 runs within 64 KB" % len(o.chunks))
-    check(o.pop() == 1 << 24 and len(o.chunks) == 3, "the far chunk not dropped")
+    check(o[-1] == 1 << 24 and o[-len(ref)] == 0, "negative indices differ")
+    # [0, 100, 355] [611, 612, 867] [65636] [200000] [1 << 24]: 256 past 355 is one too far
+    check(len(o.chunks) == 5, "%d chunks for 5 runs of steps within 255" % len(o.chunks))
+    check(o.pop() == 1 << 24 and len(o.chunks) == 4, "the far chunk not dropped")
     check(list(o) == ref[:-1], "after pop")
+    for at in (200000, 65636, 867, 612, 611):  # back across every chunk boundary
+        check(o.pop() == at, "pop differs at %d" % at)
+    o.append(700)  # after the pops the last turn starts at 355: 345 on starts a chunk
+    o.append(701)
+    check(list(o) == [0, 100, 355, 700, 701] and len(o.chunks) == 2, "append after pops %r"
+          % (list(o),))
+    for j in (5, -6):
+        try:
+            o[j]
+            check(False, "turn %d of 5 read" % j)
+        except IndexError:
+            pass
 
 
 def test_log_resumes_at_the_last_whole_line_and_honours_undo():
