@@ -7,7 +7,6 @@
 #
 # Turns stay on flash: the referee keeps only where each line starts (a byte per turn), and
 # reads turns back one at a time to resume, undo or export.
-from array import array
 import json
 import os
 
