@@ -15,7 +15,7 @@ from shared_rules.hints import Hints
 from shared_rules.apply import changes
 from shared_rules.move import Move
 from shared_rules.cards import SPLIT
-from firmware.hal.scanner import UP, DOWN
+from firmware.hal.scanner import UP, DOWN, NAMES
 from firmware.places import NO_BAND
 from firmware import move_lights
 
@@ -27,6 +27,9 @@ ILLEGAL = 3    # no legal move explains the board: self.bad lists the sensors to
 
 def occ(cls):
     return cls == UP or cls == DOWN
+
+
+OCCUPIED = bytes(occ(c) for c in range(len(NAMES)))  # occ() by class, for the loops over sensors
 
 
 # A WholeMove's outline of one legal move: a run of bytes in a bytearray that holds
@@ -148,18 +151,17 @@ class WholeMove:
         places = self.places
         moved = []  # sensors whose occupancy differs from before the move (start spots aside)
         felt = []   # sensors touched since the card (lifted, placed), start spots aside
-        for i in range(places.n):
-            if places.spot_colour[i] == 255:
-                if occ(sensed[i]) != self.pre[i]:
-                    moved.append(i)
-                if touched[i]:
-                    felt.append(i)
+        pre = self.pre
+        for i in places.track:
+            if OCCUPIED[sensed[i]] != pre[i]:
+                moved.append(i)
+            if touched[i]:
+                felt.append(i)
         now_count = bytearray(self.pre_count)  # pieces on each start area's spots now
         for c in self.st.seats:  # other colours' pieces may rest anywhere off the board
             now_count[c] = 0
             for i in places.spots[c]:
-                if occ(sensed[i]):
-                    now_count[c] += 1
+                now_count[c] += OCCUPIED[sensed[i]]
         # an outline that explains the board completely, and whether another outcome does
         # too; the same for a move complete but for a square nobody touched (confirm may
         # accept it): only "one" and "more than one" matter, so no list of them is made
@@ -198,7 +200,7 @@ class WholeMove:
                 via = r[o + O_VIA]
                 for j in range(r[o + O_N]):
                     i = r[o + O_SENSOR + j]
-                    now = occ(sensed[i])
+                    now = OCCUPIED[sensed[i]]
                     after = r[o + O_AFTER + j]
                     if i == via and now:
                         done = False  # the citizen stands on its special space: the jump goes on

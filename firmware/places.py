@@ -42,17 +42,23 @@ class Places:
                 self.spot_colour[i] = c
                 k += 1
             self.spots.append(row)
+        # what expected() starts from, and copies at C speed instead of a loop over the
+        # sensors per call (it runs on every settled board): no piece anywhere, the start areas
+        # counted; no rank anywhere
+        self.no_piece = bytes(COUNTED if c != 255 else EMPTY for c in self.spot_colour)
+        self.no_band = bytes([NO_BAND]) * self.n
+        self.spot_list = bytes(i for row in self.spots for i in row)
+        self.track = bytes(i for i in range(self.n) if self.spot_colour[i] == 255)  # the rest
+        self.work = bytearray(self.n)  # scratch of _same()
 
     def expected(self, st, classes, counts, bands=None):
         """Fills classes (per sensor) and counts (pieces per start area) for position st, and
         bands (per sensor, when given and the game ranks its pieces) with the rank band each
         piece on the board must read as."""
         lay = self.lay
-        for i in range(self.n):
-            classes[i] = COUNTED if self.spot_colour[i] != 255 else EMPTY
+        classes[:] = self.no_piece
         if bands is not None:
-            for i in range(self.n):
-                bands[i] = NO_BAND
+            bands[:] = self.no_band
         ranked = bands is not None and st.game.ranked
         for c in range(lay.ncol):
             counts[c] = 0 if c in st.seats else ANY
@@ -70,11 +76,12 @@ class Places:
         """Sensor indices the players must change so the board reads as expected (with bands:
         a piece of another rank than expected, or whose rank cannot be read, differs too)."""
         out = []
-        for i in range(self.n):
-            e = classes[i]
-            if e != COUNTED and (sensed[i] != e or (
-                    bands is not None and bands[i] != NO_BAND and sensed_bands[i] != bands[i])):
-                out.append(i)
+        if not self._same(classes, sensed, bands, sensed_bands):
+            for i in range(self.n):
+                e = classes[i]
+                if e != COUNTED and (sensed[i] != e or (bands is not None and bands[i] != NO_BAND
+                                                        and sensed_bands[i] != bands[i])):
+                    out.append(i)
         for c in range(len(self.spots)):
             if counts[c] == ANY:
                 continue
@@ -90,8 +97,28 @@ class Places:
                 # a faulty spot may hold its piece: no free spot is asked for in its stead
                 out.extend(free[:max(0, want - len(row) + len(free))])
             elif len(have) > want:
-                out.extend(have[want:])
+                for i in have[want:]:
+                    if i not in out:  # an upside-down one is listed already
+                        out.append(i)
         return out
+
+    def _same(self, classes, sensed, bands, sensed_bands):
+        """Whether every sensor outside the start areas reads as expected, compared at C speed
+        (the common case of every settled board): the expected board with the start-area spots
+        as sensed, against the sensed board. False also where the slow loop of differences()
+        may find nothing (an empty square reading a rank band): it then looks sensor by sensor."""
+        w = self.work
+        w[:] = classes
+        for i in self.spot_list:
+            w[i] = sensed[i]
+        if w != sensed:
+            return False
+        if bands is None:
+            return True
+        w[:] = bands
+        for i in self.spot_list:
+            w[i] = sensed_bands[i]
+        return w == sensed_bands
 
     def todo(self, i, classes, sensed, recheck, bands=None, sensed_bands=None):
         """What the players must do at sensor i, which differs from the expected board."""

@@ -28,6 +28,7 @@ from firmware.hal.scanner import EMPTY, FAULT
 EFFECTS = {"capture": "knock_out", "flip": "flip", "meeting": "meeting", "reveal": "reveal",
            "out": "out"}
 RANKS = ("king", "knight", "citizen", "jester")
+FAULT_BYTE = bytes([FAULT])
 
 
 class Referee:
@@ -51,6 +52,7 @@ class Referee:
         self.exp_bands = bytearray(bytes([NO_BAND]) * n)
         self.counts = bytearray(self.lay.ncol)
         self.touched = bytearray(n)
+        self.untouched = bytes(n)  # copied over touched and recheck to clear them at C speed
         # squares whose piece must be lifted before the board counts as right: after an undo,
         # where another piece belongs than the one standing there (the sensors cannot see
         # two pieces swapped back, only that both squares were lifted)
@@ -134,8 +136,7 @@ class Referee:
         self.header = {"format": FORMAT, "game": self.game.name, "layout": lay.name,
                        "players": players, "seats": [lay.colours[c] for c in st.seats],
                        "dealer": self._c(st.dealer)}
-        for i in range(len(self.recheck)):
-            self.recheck[i] = 0
+        self.recheck[:] = self.untouched
         if not self.game.ranked:
             self.store.new(self.header)  # a ranked game's once the starting pieces are read
         self.st = st
@@ -194,9 +195,10 @@ class Referee:
         # outside a move the board must equal the game: what differs, and what must be lifted
         self._expect(self.st)
         diffs = self._differences()
-        for i in range(len(self.recheck)):
-            if self.recheck[i] and i not in diffs:
-                diffs.append(i)
+        if self.recheck != self.untouched:
+            for i in range(len(self.recheck)):
+                if self.recheck[i] and i not in diffs:
+                    diffs.append(i)
         return diffs
 
     def _refresh(self):
@@ -292,8 +294,7 @@ class Referee:
         self.lights = lights
         self.pre_move = self.st
         self.drawing = -1  # the next card is played: the last draw is done
-        for i in range(len(self.touched)):
-            self.touched[i] = 0
+        self.touched[:] = self.untouched
         self.bad = []
         self.rejected = False
         self.diffs = []  # a move starts on a board that equals the game
@@ -306,6 +307,8 @@ class Referee:
         # judged with them could be taken or refused on squares nobody can see
         out = []
         sensed = self.sensed
+        if FAULT_BYTE not in sensed:  # the common case, found at C speed
+            return out
         for i in range(len(sensed)):
             if sensed[i] == FAULT:
                 out.append(i)
@@ -328,8 +331,7 @@ class Referee:
         left = self.judge.left()
         res = self.judge.judge(self.sensed, self.touched, self.bands)
         if self.judge.left() != left:  # a Partner 4 segment is done: the next one begins
-            for i in range(len(self.touched)):
-                self.touched[i] = 0
+            self.touched[:] = self.untouched
             self.lights = self.judge.lights()
         if self.phase == "await_move":
             self.lights.follow(self.sensed, self.touched)
@@ -450,8 +452,7 @@ class Referee:
         self.cands = []
         self.diffs = []
         self.accepted_at = -1
-        for i in range(len(self.touched)):
-            self.touched[i] = 0
+        self.touched[:] = self.untouched
         round_over = False
         for ev in events:
             if ev["type"] == "round_end":

@@ -3,9 +3,10 @@
 # plays one move of a scene on the simulated board and prints the board time from the last
 # thing the players did (a placement, or the confirm press a move the sensors cannot tell
 # from a longer one needs) to the accepted move, split into the scanner's debounce and the
-# quiet scan. With N = 2 the accepting decision is taken once more (position, judge and
-# touched squares restored first), so callgrind counts of N = 2 and N = 1 differ by the
-# processing of one accepted move.
+# quiet scan. With N = 2 the accepting decision is taken once more (position, judge, touched
+# squares and the LEDs restored first), and the LEDs are drawn from it as the app does, so
+# callgrind counts of N = 2 and N = 1 differ by the processing of one accepted move up to the
+# accept LEDs.
 #
 # Scenes (SCENES below): agent-dog (default: red's opening 5, 0 -> 5, on the Agent DOG board),
 # and DOG Royal with 6 players on the 6-seat board, which is calibrated for ranks first the way
@@ -125,6 +126,8 @@ for frm, to in placements:
 reported = []
 touched = bytearray(len(ref.touched))  # the squares touched when the move is decided
 real_sense = ref.sense
+real_decide = ref.decide
+leds_before = bytearray(len(a.view.shown))  # what the LEDs showed before the decision
 
 
 def sense(sensed, changed, bands=None):
@@ -133,7 +136,13 @@ def sense(sensed, changed, bands=None):
     touched[:] = ref.touched
 
 
+def decide():
+    leds_before[:] = a.view.shown
+    real_decide()
+
+
 ref.sense = sense
+ref.decide = decide
 if confirms:
     scans(20)  # the board has settled on a move it cannot tell from a longer one
     w.press("confirm")
@@ -145,9 +154,12 @@ for _ in range(N - 1):
     ref.st, ref.judge, ref.card = pre
     ref.phase = "await_move"
     ref.touched[:] = touched
+    a.view.shown[:] = leds_before
     ref.decide()
     if confirms:
         ref.confirm()
+    a.shown = ref.publish()  # as App.step after a decision: the accept LEDs
+    a.view.render(a.shown, True)
 debounce = (reported[-1] - t_last) / 1000.0 if reported and reported[-1] > t_last else 0.0
 print(json.dumps({"debounce_ms": debounce,
                   "quiet_ms": (t_move - max(t_last, reported[-1] if reported else 0)) / 1000.0,
