@@ -11,6 +11,7 @@ from host_tools.bench.common import (ROOT, BIN, cost, esp32_ms, run_mp, per_call
                                      build_device_tree)
 
 ADC_US = 35  # one ADC conversion from MicroPython on an ESP32 (notes, v1.15 figure)
+FLASH_MODEL_HEAP_WK = 4096  # 8 MB on this 64-bit port, for the flash model of mp_flash_save.py
 
 
 def report(dst):
@@ -59,27 +60,7 @@ def referee_report():
         build_device_tree(dst, with_sim=True)
         for name in ("mp_latency.py", "mp_fw_heap.py", "mp_sim_heap.py"):
             shutil.copy(os.path.join(ROOT, "host_tools", "bench", name), dst)
-        print("6. Referee latency, the players' last action of a move (the last sensor change, "
-              "or the confirm press) to the accept LEDs (targets: processing < 2 M "
-              "instructions, whole < 100 ms); board time from the simulator, processing of the "
-              "accepting decision (judge, save to flash, effects) from callgrind")
-        print("   %-44s %9s %8s %14s %9s %8s" % ("move", "debounce", "quiet", "processing",
-                                                  "ESP32 ms", "whole"))
-        for scene, what in LATENCY_SCENES:
-            rc, out = run_mp(dst, ["mp_latency.py", "1", scene])
-            if rc:
-                print("   %-44s failed: %s" % (what, out.strip()[-200:]))
-                continue
-            lat = json.loads(out.strip().splitlines()[-1])
-            # (as every cheap call: averaged over 20 decisions when one is under 2 M, where
-            # the collector's timing is noise; docs/measuring.md)
-            proc = per_call(dst, lambda n: ["mp_latency.py", str(n), scene])
-            print("   %-44s %6.0f ms %5.0f ms %14s %9.1f %5.0f ms" % (
-                what, lat["debounce_ms"], lat["quiet_ms"], format(proc, ","), esp32_ms(proc),
-                lat["total_ms"] + esp32_ms(proc)))
-        print("   (debounce: four stable scans at 50 scans/s; quiet: the still scan before "
-              "judging; a confirm press is read when the button has settled)")
-        print()
+        latency_report(dst)
         rc, out = run_mp(dst, ["mp_sim_heap.py"])
         sim = int(out.strip())
         with open(os.path.join(dst, "cards.json"), "w") as f:
@@ -94,6 +75,68 @@ def referee_report():
         game_heap_report()
     finally:
         shutil.rmtree(dst, ignore_errors=True)
+
+
+def latency_report(dst):
+    """Section 6, from a device tree with the simulator (referee_report's)."""
+    print("6. Referee latency, the players' last action of a move (the last sensor change, "
+          "or the confirm press) to the accept LEDs (targets: processing < 2 M "
+          "instructions, whole < 100 ms); board time from the simulator, processing of the "
+          "accepting decision (judge, save to flash, effects, the LEDs drawn) from "
+          "callgrind; the flash's own time for the save from a model of it (below)")
+    save = flash_save(dst, "dog-royal", 6, 1)
+    print("   %-44s %9s %8s %14s %9s %8s %9s" % ("move", "debounce", "quiet", "processing",
+                                                   "ESP32 ms", "whole", "+ save"))
+    for scene, what in LATENCY_SCENES:
+        rc, out = run_mp(dst, ["mp_latency.py", "1", scene])
+        if rc:
+            print("   %-44s failed: %s" % (what, out.strip()[-200:]))
+            continue
+        lat = json.loads(out.strip().splitlines()[-1])
+        # (as every cheap call: averaged over 20 decisions when one is under 2 M, where
+        # the collector's timing is noise; docs/measuring.md)
+        proc = per_call(dst, lambda n: ["mp_latency.py", str(n), scene])
+        whole = lat["total_ms"] + esp32_ms(proc)
+        print("   %-44s %6.0f ms %5.0f ms %14s %9.1f %5.0f ms %6.0f ms" % (
+            what, lat["debounce_ms"], lat["quiet_ms"], format(proc, ","), esp32_ms(proc),
+            whole, whole + save["typ_ms"]))
+    print("   (debounce: four stable scans at 50 scans/s; quiet: the still scan before "
+          "judging; a confirm press is read when the button has settled)")
+    print("   + save: the flash's time to save the turn, which the move waits for (it is "
+          "acknowledged once saved) and the simulator does not charge. littlefs, as "
+          "MicroPython's ESP32 port mounts it, on a model of the module's flash "
+          "(hardware/design/flash.json), every save of a whole 6-player Royal game (%d "
+          "saves, %d-byte lines): %.2f sector erases and %.1f page programs per save on "
+          "average (most %d and %d), %d saves without an erase: %.0f ms typical, up to "
+          "%.0f ms at the datasheet's maximum times"
+          % (save["saves"], save["line_bytes"], save["erases_mean"], save["pages_mean"],
+             save["erases_most"], save["pages_most"], save["no_erase"], save["typ_ms"],
+             save["worst_ms"]))
+    print()
+
+
+def flash_save(dst, game, players, seed):
+    """What saving each turn of a whole game did to the flash (mp_flash_save.py), in erases,
+    page programs and the datasheet's milliseconds (hardware/design/flash.json)."""
+    with open(os.path.join(ROOT, "hardware", "design", "flash.json")) as f:
+        chip = json.load(f)["chip"]
+    # the model keeps every sector littlefs has written: a 960 KB partition, in a 64-bit heap
+    rc, out = run_mp(dst, ["mp_flash_save.py", game, str(players), str(seed)],
+                     heap_kw=FLASH_MODEL_HEAP_WK)
+    if rc:
+        raise RuntimeError("mp_flash_save.py failed: %s" % out.strip()[-300:])
+    d = json.loads(out.strip().splitlines()[-1])
+    if d["bits_set"]:
+        raise RuntimeError("littlefs programmed %d bytes without erasing them first: the flash "
+                           "model is wrong" % d["bits_set"])
+    erase, prog = chip["erase_sector_ms"], chip["program_page_ms"]
+    es, ps = d["erases"], d["pages"]
+    n = len(es)
+    return {"saves": d["saves"], "line_bytes": d["line_bytes"],
+            "erases_mean": sum(es) / n, "pages_mean": sum(ps) / n,
+            "erases_most": max(es), "pages_most": max(ps), "no_erase": es.count(0),
+            "typ_ms": (sum(es) * erase["typ"] + sum(ps) * prog["typ"]) / n,
+            "worst_ms": max(e * erase["max"] + p * prog["max"] for e, p in zip(es, ps))}
 
 
 def _deck(dst, board=None, cards=None):
