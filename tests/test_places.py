@@ -50,6 +50,27 @@ def places_for(game, st):
     return PLACES[game]
 
 
+def set_up(game, st):
+    """The board as position st sets it up (each start area filled from its first spot, the
+    pieces there of rank 0, 1, ...): places, the expected classes, counts and bands (None
+    unranked), the sensed classes and bands (None unranked)."""
+    places = places_for(game, st)
+    n = places.n
+    ranked = st.game.ranked
+    classes, bands = bytearray(n), bytearray(n)
+    counts = bytearray(st.lay.ncol)
+    places.expected(st, classes, counts, bands if ranked else None)
+    sensed = bytearray(EMPTY if c == COUNTED else c for c in classes)
+    sensed_bands = bytearray(bands)
+    for c, row in enumerate(places.spots):
+        for k in range(min(counts[c], len(row)) if counts[c] != ANY else 0):
+            sensed[row[k]] = UP
+            sensed_bands[row[k]] = k
+    if not ranked:
+        return places, classes, counts, None, sensed, None
+    return places, classes, counts, bands, sensed, sensed_bands
+
+
 def reference(places, classes, counts, sensed, bands, sensed_bands):
     """The rule, sensor by sensor (as a set: the order is the caller's to choose)."""
     out = set()
@@ -75,47 +96,6 @@ def reference(places, classes, counts, sensed, bands, sensed_bands):
     return out
 
 
-BOARDS = {
-    "agent-dog": ("", positions("agent-dog", 4, 3)),
-    "dog-royal": ("variants/dog-6", positions("dog-royal", 6, 5)),
-}
-PLACES = {}
-
-
-def places_for(game, st):
-    if game not in PLACES:
-        PLACES[game] = Places(st.lay, board_places(BOARDS[game][0]))
-    return PLACES[game]
-
-
-def reference(places, classes, counts, sensed, bands, sensed_bands):
-    """The rule, sensor by sensor (as a set: the order is the caller's to choose)."""
-    out = set()
-    for i in range(places.n):
-        e = classes[i]
-        if e == COUNTED:
-            continue
-        if sensed[i] != e:
-            out.add(i)
-        elif bands is not None and bands[i] != NO_BAND and sensed_bands[i] != bands[i]:
-            out.add(i)
-    for c, row in enumerate(places.spots):
-        if counts[c] == ANY:
-            continue
-        upright = [i for i in row if sensed[i] == UP]
-        down = [i for i in row if sensed[i] == DOWN]
-        faulty = [i for i in row if sensed[i] not in (EMPTY, UP, DOWN)]
-        out.update(down)
-        out.update(faulty)
-        have = len(upright) + len(down)
-        if have > counts[c]:
-            out.update((upright + down)[counts[c]:])  # never all: which ones is a choice
-        elif have < counts[c]:
-            free = [i for i in row if sensed[i] == EMPTY]
-            out.update(free[:max(0, counts[c] - len(row) + len(free))])
-    return out
-
-
 @settings(max_examples=300, deadline=None)
 @given(game=hs.sampled_from(sorted(BOARDS)), which=hs.integers(0, 10 ** 6),
        changes=hs.lists(hs.tuples(hs.integers(0, 255), hs.sampled_from(CLASSES),
@@ -123,53 +103,41 @@ def reference(places, classes, counts, sensed, bands, sensed_bands):
        all_bands_right=hs.booleans())
 def test_differences_follow_the_rule(game, which, changes, all_bands_right):
     sts = BOARDS[game][1]
-    st = sts[which % len(sts)]
-    places = places_for(game, st)
-    n = places.n
-    ranked = st.game.ranked
-    classes, bands = bytearray(n), bytearray(n)
-    counts = bytearray(st.lay.ncol)
-    places.expected(st, classes, counts, bands if ranked else None)
-    # the board as the position sets it up, each start area filled from its first spot
-    sensed = bytearray(EMPTY if c == COUNTED else c for c in classes)
-    sensed_bands = bytearray(bands) if ranked else bytearray([NO_BAND]) * n
-    for c, row in enumerate(places.spots):
-        for k in range(min(counts[c], len(row)) if counts[c] != ANY else 0):
-            sensed[row[k]] = UP
-            sensed_bands[row[k]] = k if ranked else NO_BAND
-    assert places.differences(classes, counts, sensed, bands if ranked else None,
-                              sensed_bands if ranked else None) == []
+    places, classes, counts, bands, sensed, sensed_bands = set_up(game, sts[which % len(sts)])
+    assert places.differences(classes, counts, sensed, bands, sensed_bands) == []
     for i, cls, band in changes:
-        i %= n
+        i %= places.n
         sensed[i] = cls
-        if ranked and not all_bands_right:
+        if sensed_bands is not None and not all_bands_right:
             sensed_bands[i] = band if cls in (UP, DOWN) else NO_BAND
-    got = places.differences(classes, counts, sensed, bands if ranked else None,
-                             sensed_bands if ranked else None)
-    want = reference(places, classes, counts, sensed, bands if ranked else None,
-                     sensed_bands if ranked else None)
+    got = places.differences(classes, counts, sensed, bands, sensed_bands)
     assert len(got) == len(set(got)), "a sensor listed twice"
-    assert set(got) == want
+    assert set(got) == reference(places, classes, counts, sensed, bands, sensed_bands)
 
 
 def test_an_empty_square_reading_a_band_is_looked_at_sensor_by_sensor():
     # the fast compare sees a band where no piece stands; the rule does not ask about it
-    game = "dog-royal"
-    st = BOARDS[game][1][0]
-    places = places_for(game, st)
-    n = places.n
-    classes, bands = bytearray(n), bytearray(n)
-    counts = bytearray(st.lay.ncol)
-    places.expected(st, classes, counts, bands)
-    sensed = bytearray(EMPTY if c == COUNTED else c for c in classes)
-    sensed_bands = bytearray(bands)
-    for c, row in enumerate(places.spots):
-        for k in range(min(counts[c], len(row)) if counts[c] != ANY else 0):
-            sensed[row[k]] = UP
-            sensed_bands[row[k]] = k
-    empty = next(i for i in range(n) if classes[i] == EMPTY)
+    places, classes, counts, bands, sensed, sensed_bands = set_up("dog-royal",
+                                                                  BOARDS["dog-royal"][1][0])
+    empty = next(i for i in range(places.n) if classes[i] == EMPTY)
     sensed_bands[empty] = 2
     assert places.differences(classes, counts, sensed, bands, sensed_bands) == []
-    wrong_rank = next(i for i in range(n) if classes[i] == UP)
+    wrong_rank = next(i for i in range(places.n) if classes[i] == UP)
     sensed_bands[wrong_rank] = (bands[wrong_rank] + 1) % 4
     assert places.differences(classes, counts, sensed, bands, sensed_bands) == [wrong_rank]
+
+
+def test_a_start_area_piece_upside_down_and_one_too_many_is_listed_once():
+    # Agent DOG: a full start area (its count is all its spots) with one more piece would not
+    # fit, so take a seat whose area is short of one and put two pieces in: one upside down
+    sts = BOARDS["agent-dog"][1]
+    for st in sts:
+        places, classes, counts, bands, sensed, sensed_bands = set_up("agent-dog", st)
+        for c, row in enumerate(places.spots):
+            if counts[c] != ANY and counts[c] + 1 < len(row):
+                sensed[row[counts[c]]] = UP
+                sensed[row[counts[c] + 1]] = DOWN  # the second piece past the count
+                got = places.differences(classes, counts, sensed, bands, sensed_bands)
+                assert sorted(got) == [row[counts[c]], row[counts[c] + 1]]
+                return
+    raise AssertionError("no position with a start area two short of full")
