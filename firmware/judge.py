@@ -209,10 +209,10 @@ class WholeMove:
                         done = False
                         # a sensor already changed must have changed the move's way; a square
                         # whose occupant changes (capture, swap) may stand empty meanwhile
-                        if now != self.pre[i] and not (self.pre[i] and after):
+                        if now != pre[i] and not (pre[i] and after):
                             ok = False
                             break
-                    elif self.pre[i] and after and not touched[i]:
+                    elif pre[i] and after and not touched[i]:
                         done = False  # a capture or swap square nobody has touched yet
                         touch_missing = True
                     elif self.ranked and now and bands[i] != r[o + O_BAND + j]:
