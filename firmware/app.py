@@ -8,7 +8,7 @@ from shared_rules import variant
 from firmware.board import Board
 from firmware.places import Places
 from firmware.referee import Referee
-from firmware.store import Store
+from firmware.store import open_store
 from firmware.cardmap import CardMap
 from firmware.view import View
 from firmware.shown import Shown
@@ -21,6 +21,7 @@ DEFAULT_LAYOUT = "agent-dog-4"  # a board whose config names no layout is the Ag
 SCAN_MS = 20
 NFC_EVERY = 5
 BLINK_EVERY = 10
+READY_EVERY = 25  # twice a second the still board lets the game's journal erase ahead
 SOUNDS = {"move": "accept", "reject": "reject", "win": "win", "mismatch": "fault",
           "effect": "effect", "turn": "turn", "draw": "effect"}
 
@@ -54,7 +55,7 @@ class App:
         self.console = Console(inp if inp is not None else StdinLines(), write, write_parts)
         # the handler made once: a bound method made on every scan is heap garbage
         self.on_command = self.command
-        self.store = Store(data_dir)
+        self.store = open_store(data_dir)
         self.cardmap = CardMap(data_dir, game.cards.names)
         self.ref = Referee(self.places, self.store, self.cardmap, self.event, game)
         self.view = View(board.leds, board.led_names, board.locations, self.places, lay)
@@ -91,6 +92,8 @@ class App:
             self.unsettled = False
             self.ref.decide()  # the board has been still for a scan
             self.dirty = True
+        elif n % READY_EVERY == 0:
+            self.store.ready()  # so that no save waits for a sector erase
         if n % NFC_EVERY == 0:
             ev = b.cards.poll()
             if ev == CARD:

@@ -1,6 +1,7 @@
-# The game on flash: `game.log`, one JSON line per record. The first line is the game's header
-# (format, players, seats, dealer), then one line per completed turn ({"seat", "card", "move"},
-# or {"undo": true} taking the last turn back). Appending one line per move costs the same at
+# The game on flash: on a board flashed by `agentboard flash`, the journal on a partition of its
+# own (firmware/flashlog.py, the same records); elsewhere `game.log`, one JSON line per record.
+# The first record is the game's header (format, game, layout, players, seats, dealer), then one
+# per completed turn ({"seat", "card", "move"}, or {"undo": true} taking the last turn back). Appending one line per move costs the same at
 # move 5 and at move 1500, and a power cut can at worst cut the last line short: a line that is
 # not whole JSON is dropped on loading, so the game resumes at the last completed move. A new
 # game is written to a temporary file and renamed over the old one.
@@ -11,6 +12,7 @@ import json
 import os
 
 FORMAT = "agentboard-record/1"
+JOURNAL_LABEL = "game"  # the partition `agentboard flash` adds for the journal
 CHUNK = 128
 MAX_STEP = 0xFF  # the furthest a turn may start from the turn before it in its chunk
 
@@ -117,33 +119,30 @@ class Store:
             f = open(self.path)
         except OSError:
             return None, Offsets()
-        header = None
-        offsets = Offsets()
-        good = 0
+        self.good = 0
         with f:
-            while True:
-                at = f.tell()
-                line = f.readline()
-                if not line or not line.endswith("\n"):
-                    break
-                try:
-                    obj = json.loads(line)
-                except ValueError:
-                    break
-                good = f.tell()
-                if header is None:
-                    if type(obj) is not dict or obj.get("format") != FORMAT:
-                        return None, Offsets()
-                    header = obj
-                elif obj.get("undo"):
-                    if offsets:
-                        offsets.pop()
-                else:
-                    offsets.append(at)
+            header, offsets = replay(self._lines(f))
             end = f.seek(0, 2)
-        if header is not None and end != good:
-            self._truncate(good)
+        if header is not None and end != self.good:
+            self._truncate(self.good)
         return header, offsets
+
+    def _lines(self, f):
+        # yields (where, record) for each whole line; self.good: where the whole lines end
+        while True:
+            at = f.tell()
+            line = f.readline()
+            if not line or not line.endswith("\n"):
+                return
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                return
+            self.good = f.tell()
+            yield at, obj
+
+    def ready(self):
+        """Nothing to prepare: littlefs erases as it writes."""
 
     def _truncate(self, size):
         with open(self.path) as f:
@@ -157,6 +156,39 @@ class Store:
         with open(self.path) as f:
             f.seek(offset)
             return json.loads(f.readline())
+
+
+def replay(records):
+    """(header, offsets of the turns in force) from a log's (where, record) pairs in order:
+    the header first, then turns, an undo taking the last turn in force back."""
+    header = None
+    offsets = Offsets()
+    for at, obj in records:
+        if header is None:
+            if type(obj) is not dict or obj.get("format") != FORMAT:
+                return None, Offsets()
+            header = obj
+        elif obj.get("undo"):
+            if offsets:
+                offsets.pop()
+        else:
+            offsets.append(at)
+    return header, offsets
+
+
+def open_store(data_dir="."):
+    """The device's game log: the journal on its "game" partition (firmware/flashlog.py)
+    where `agentboard flash` made one, else game.log in data_dir (a MicroPython flashed with
+    its own partition table, or no ESP32). Only the store in use is imported."""
+    try:
+        import esp32
+        found = esp32.Partition.find(esp32.Partition.TYPE_DATA, label=JOURNAL_LABEL)
+    except ImportError:
+        found = None
+    if found:
+        from firmware.flashlog import FlashLog
+        return FlashLog(found[0])
+    return Store(data_dir)
 
 
 def record_parts(store, header, offsets):

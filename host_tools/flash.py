@@ -90,10 +90,19 @@ def chip_name(esp):
 def flash(firmware, port=None, baud=460800, say=print, connect_attempts=7):
     """Checks everything it can, then erases, writes, verifies and resets. Returns the chip."""
     import serial
-    from esptool.cmds import detect_chip, erase_flash, write_flash, reset_chip
+    from esptool.cmds import (detect_chip, detect_flash_size, erase_flash, write_flash,
+                              reset_chip)
+    from esptool.util import flash_size_bytes
     from esptool.util import FatalError
 
     target = image_chip(firmware)
+    from host_tools import partitions
+    with open(firmware, "rb") as f:
+        image = f.read()
+    try:
+        image, game = partitions.with_game(image, offset_for(target))
+    except partitions.TableError as e:
+        raise FlashError("%s: %s" % (firmware, e))
     if port is None:
         port = find_port()
     reason = ports.problem(port)
@@ -123,11 +132,17 @@ def flash(firmware, port=None, baud=460800, say=print, connect_attempts=7):
             esp = esp.run_stub()
             if baud != 115200:
                 esp.change_baud(baud)
+            size = detect_flash_size(esp)
+            if size:
+                reason = partitions.room_problem(game, flash_size_bytes(size))
+                if reason:
+                    raise FlashError(reason + ": nothing was written")
             say("agentboard: erasing the flash")
             erase_flash(esp)
             at = offset_for(found)
-            say("agentboard: writing %s at 0x%x (verified by checksum)" % (firmware, at))
-            write_flash(esp, [(at, firmware)])
+            say("agentboard: writing %s at 0x%x, its partition table with %s for the game's "
+                "journal (verified by checksum)" % (firmware, at, game))
+            write_flash(esp, [(at, image)])
             say("agentboard: resetting the board")
             reset_chip(esp, "hard-reset")
         except (FatalError, serial.SerialException, OSError) as e:

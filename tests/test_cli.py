@@ -1,5 +1,6 @@
 # The `agentboard` command: help, flash checks up to the serial link, replay, export.
 import collections
+import hashlib
 import json
 import os
 import pty
@@ -23,13 +24,37 @@ def run(*args):
     return out.returncode, out.stdout, out.stderr
 
 
-def esp_image(path, chip_id):
-    # ESP image header: magic 0xE9, segment count, flash mode, size/freq, entry (4 bytes);
-    # extended header: WP pin, drive settings (3), chip id (little-endian 16 bit), ...
+# MicroPython 1.29's ESP32_GENERIC partition table (ports/esp32/partitions-4MiBplus.csv):
+# label, type, subtype, offset, size; the file system is added at boot after the last one
+MICROPYTHON_TABLE = [("nvs", 1, 2, 0x9000, 0x6000), ("phy_init", 1, 1, 0xF000, 0x1000),
+                     ("factory", 0, 0, 0x10000, 0x1F0000)]
+TABLE_AT = 0x8000  # ESP-IDF's default partition table offset
+TABLE_BYTES = 0xC00
+
+
+def table_bytes(rows):
+    """A binary partition table as ESP-IDF documents it (gen_esp32part.py): 32-byte entries
+    (AA 50, type, subtype, offset, size, 16-byte label, flags), EB EB + 14 x FF + the MD5 of
+    the entries, FF to 0xC00."""
+    out = b"".join(b"\xaa\x50" + struct.pack("<BBII", t, st, off, size)
+                   + label.encode().ljust(16, b"\x00") + bytes(4)
+                   for label, t, st, off, size in rows)
+    out += b"\xeb\xeb" + b"\xff" * 14 + hashlib.md5(out).digest()
+    return out + b"\xff" * (TABLE_BYTES - len(out))
+
+
+def esp_image(path, chip_id, table=None):
+    # a merged image as MicroPython's downloads are: the bootloader's image header (magic
+    # 0xE9, segment count, flash mode, size/freq, entry; extended header: WP pin, drive
+    # settings (3), chip id (little-endian 16 bit), ...), and the partition table at 0x8000
+    # of the flash, written from the chip's bootloader offset (0x1000 on the ESP32)
     head = bytes([0xE9, 3, 2, 0x20]) + struct.pack("<I", 0x40080000)
     ext = bytes([0xEE, 0, 0, 0]) + struct.pack("<H", chip_id) + bytes(10)
+    at = TABLE_AT - (0x1000 if chip_id == 0 else 0)
+    image = bytearray(head + ext + bytes(at + TABLE_BYTES + 4096 - len(head) - len(ext)))
+    image[at:at + TABLE_BYTES] = table_bytes(MICROPYTHON_TABLE) if table is None else table
     with open(path, "wb") as f:
-        f.write(head + ext + bytes(1000))
+        f.write(image)
     return str(path)
 
 

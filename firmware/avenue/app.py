@@ -8,7 +8,7 @@ import json
 import time
 
 from firmware.board import Board
-from firmware.store import Store
+from firmware.store import open_store
 from firmware.cardmap import CardMap
 from firmware.console import (Console, StdinLines, stdout_parts, deployed_version,
                               report_boot)
@@ -21,6 +21,7 @@ from firmware.avenue.lights import Lights
 SCAN_MS = 20
 NFC_EVERY = 5
 BLINK_EVERY = 10
+READY_EVERY = 25  # twice a second the still board lets the game's journal erase ahead
 SOUNDS = {"recruit": "accept", "play": "accept", "reject": "reject", "win": "win",
           "mismatch": "fault", "pawn": "effect", "turn": "turn", "market": "effect",
           "discard": "accept"}
@@ -69,7 +70,7 @@ class App:
         self.console = Console(inp if inp is not None else StdinLines(), write, write_parts)
         # the handler made once: a bound method made on every scan is heap garbage
         self.on_command = self.command
-        self.store = Store(data_dir)
+        self.store = open_store(data_dir)
         self.cardmap = CardMap(data_dir, R.card_kinds(tb))
         self.ref = R.Referee(self.store, self.cardmap, self.event, pawn_class, tb.spaces)
         self.lights = Lights(board.leds, board.led_names, tb.spaces)
@@ -103,6 +104,8 @@ class App:
             self.unsettled = False
             ref.decide()  # the board has been still for a scan
             self.dirty = True
+        elif n % READY_EVERY == 0:
+            self.store.ready()  # so that no save waits for a sector erase
         if n % NFC_EVERY == 0:
             readers = b.readers
             for j in range(len(readers)):

@@ -99,44 +99,61 @@ def latency_report(dst):
         whole = lat["total_ms"] + esp32_ms(proc)
         print("   %-44s %6.0f ms %5.0f ms %14s %9.1f %5.0f ms %6.0f ms" % (
             what, lat["debounce_ms"], lat["quiet_ms"], format(proc, ","), esp32_ms(proc),
-            whole, whole + save["typ_ms"]))
+            whole, whole + save["journal"]["typ_ms"]))
     print("   (debounce: four stable scans at 50 scans/s; quiet: the still scan before "
           "judging; a confirm press is read when the button has settled)")
+    lfs, jl = save["littlefs"], save["journal"]
     print("   + save: the flash's time to save the turn, which the move waits for (it is "
-          "acknowledged once saved) and the simulator does not charge. littlefs, as "
-          "MicroPython's ESP32 port mounts it, on a model of the module's flash "
-          "(hardware/design/flash.json), every save of a whole 6-player Royal game (%d "
-          "saves, %d-byte lines): %.2f sector erases and %.1f page programs per save on "
-          "average (most %d and %d), %d saves without an erase: %.0f ms typical, up to "
-          "%.0f ms at the datasheet's maximum times"
-          % (save["saves"], save["line_bytes"], save["erases_mean"], save["pages_mean"],
-             save["erases_most"], save["pages_most"], save["no_erase"], save["typ_ms"],
-             save["worst_ms"]))
+          "acknowledged once saved) and the simulator's move above does not include. On a "
+          "model of the module's flash (hardware/design/flash.json), every save of a whole "
+          "6-player Royal game (%d saves, %d-byte turns):" % (save["saves"], save["line_bytes"]))
+    print("     journal (the firmware's, on its own partition; the column above): %.2f sector "
+          "erases and %.2f page programs per save (most %d and %d), %.2f ms typical, up to "
+          "%.1f ms at the datasheet's maximum times; %d sectors (%d KB of the partition) "
+          "erased ahead while the board stood still, %.0f ms each"
+          % (jl["erases_mean"], jl["pages_mean"], jl["erases_most"], jl["pages_most"],
+             jl["typ_ms"], jl["worst_ms"], jl["ahead"], save["journal_bytes"] // 1024,
+             save["erase_ms"]))
+    print("     littlefs (game.log, as MicroPython mounts its file system; for comparison): "
+          "%.2f erases and %.1f page programs per save (most %d and %d), %d saves without an "
+          "erase: %.0f ms typical, up to %.0f ms; the journal's save takes %.1f%% of its time"
+          % (lfs["erases_mean"], lfs["pages_mean"], lfs["erases_most"], lfs["pages_most"],
+             lfs["no_erase"], lfs["typ_ms"], lfs["worst_ms"],
+             100.0 * jl["typ_ms"] / lfs["typ_ms"]))
     print()
 
 
 def flash_save(dst, game, players, seed):
-    """What saving each turn of a whole game did to the flash (mp_flash_save.py), in erases,
-    page programs and the datasheet's milliseconds (hardware/design/flash.json)."""
+    """What saving each turn of a whole game did to the flash (mp_flash_save.py), through
+    littlefs and through the journal, in erases, page programs and the datasheet's
+    milliseconds (hardware/design/flash.json): {"littlefs": {...}, "journal": {...}, ...}."""
     with open(os.path.join(ROOT, "hardware", "design", "flash.json")) as f:
         chip = json.load(f)["chip"]
-    # the model keeps every sector littlefs has written: a 960 KB partition, in a 64-bit heap
+    # the model keeps every sector littlefs has written: a 1 MB partition, in a 64-bit heap
     rc, out = run_mp(dst, ["mp_flash_save.py", game, str(players), str(seed)],
                      heap_kw=FLASH_MODEL_HEAP_WK)
     if rc:
         raise RuntimeError("mp_flash_save.py failed: %s" % out.strip()[-300:])
     d = json.loads(out.strip().splitlines()[-1])
     if d["bits_set"]:
-        raise RuntimeError("littlefs programmed %d bytes without erasing them first: the flash "
-                           "model is wrong" % d["bits_set"])
+        raise RuntimeError("%d bytes were programmed without being erased first: the flash "
+                           "model or a store is wrong" % d["bits_set"])
+    if d["read_back"] != d["saves"]:
+        raise RuntimeError("the journal read back %d of %d saves" % (d["read_back"],
+                                                                     d["saves"]))
     erase, prog = chip["erase_sector_ms"], chip["program_page_ms"]
-    es, ps = d["erases"], d["pages"]
-    n = len(es)
-    return {"saves": d["saves"], "line_bytes": d["line_bytes"],
-            "erases_mean": sum(es) / n, "pages_mean": sum(ps) / n,
-            "erases_most": max(es), "pages_most": max(ps), "no_erase": es.count(0),
-            "typ_ms": (sum(es) * erase["typ"] + sum(ps) * prog["typ"]) / n,
-            "worst_ms": max(e * erase["max"] + p * prog["max"] for e, p in zip(es, ps))}
+    res = {"saves": d["saves"], "line_bytes": d["line_bytes"],
+           "journal_bytes": d["journal_bytes"], "erase_ms": erase["typ"]}
+    for name, g in d["stores"].items():
+        es, ps = g["erases"], g["pages"]
+        n = len(es)
+        res[name] = {"erases_mean": sum(es) / n, "pages_mean": sum(ps) / n,
+                     "erases_most": max(es), "pages_most": max(ps), "no_erase": es.count(0),
+                     "ahead": g["ahead"],
+                     "typ_ms": (sum(es) * erase["typ"] + sum(ps) * prog["typ"]) / n,
+                     "worst_ms": max(e * erase["max"] + p * prog["max"]
+                                     for e, p in zip(es, ps))}
+    return res
 
 
 def _deck(dst, board=None, cards=None):

@@ -29,6 +29,17 @@ class SimError(Exception):
     pass
 
 
+def blank_partitions(flash):
+    """The partitions `agentboard flash` adds beside the file system, erased, as files of the
+    simulated flash (host_tools/sim/device/esp32.py): the game's journal."""
+    from host_tools.sim.nor_flash import blank, PARTITION_FILE
+    with open(os.path.join(paths.HARDWARE, "design", "flash.json")) as f:
+        parts = json.load(f)["partitions"]
+    for p in parts:
+        if p["label"] != "vfs":
+            blank(os.path.join(flash, PARTITION_FILE % p["label"]), p["bytes"])
+
+
 def _boards():
     from shared_rules import variant
     return sorted(set(b for g in variant.names() for b in variant.boards(g).values()))
@@ -109,6 +120,8 @@ class Sim:
             board, self.cards = board_and_cards(board, game, players)
             self.config = config or (board_config(board) if board else paths.HARDWARE)
         self.board = board or "agent-dog-4"
+        if not os.listdir(self.flash):
+            blank_partitions(self.flash)  # a new flash: as `agentboard flash` leaves a device
         if config is None:
             with open(os.path.join(self.flash, BOARD_FILE), "w") as f:
                 f.write(self.board + "\n")

@@ -1,5 +1,6 @@
 # The game log on flash: turn offsets kept in fixed-size chunks, torn last lines, undo lines.
 import os
+import json
 
 from simboard import check
 from firmware.store import Store, Offsets, CHUNK
@@ -91,3 +92,171 @@ def test_a_log_of_another_format_is_no_game():
         f.write('{"format": "something-else/1"}\n')
     header, offsets = Store(d).load()
     check(header is None and len(offsets) == 0, "foreign log accepted")
+
+
+# -- the journal on the game partition (firmware/flashlog.py), on a model of the NOR flash --
+from host_tools.sim.nor_flash import NorFlash, PowerCut, SECTOR, NO_CUT  # noqa: E402
+from firmware.flashlog import FlashLog, READY_ROOM  # noqa: E402
+
+HEADER = {"format": "agentboard-record/1", "players": 2, "seats": ["blue", "red"],
+          "dealer": "blue"}
+
+
+def turn(k):
+    # turns of varying length, so that records end anywhere in a page or a sector
+    return {"seat": "blue", "card": "5", "move": {"n": k, "pad": "x" * (k * 7 % 61)}}
+
+
+def reloaded(flash):
+    j = FlashLog(flash)
+    header, offsets = j.load()
+    return j, header, [j.turn(at)["move"]["n"] for at in offsets]
+
+
+def test_journal_reads_back_every_turn_and_undo_across_sectors():
+    flash = NorFlash(8)
+    j = FlashLog(flash)
+    j.new(HEADER)
+    for k in range(150):  # about 3 sectors
+        j.append(turn(k))
+    j.append({"undo": True})
+    j.append({"undo": True})
+    j.append(turn(150))
+    j2, header, moves = reloaded(flash)
+    check(header == HEADER, "header %r" % (header,))
+    check(moves == list(range(148)) + [150], "turns read back: %r" % moves[-5:])
+    check(j2.pos == j.pos, "next record at %d, the writer was at %d" % (j2.pos, j.pos))
+    check(flash.bits_set == 0, "%d programs over unerased bytes" % flash.bits_set)
+
+
+def test_journal_saves_erase_nothing_once_ready_ran():
+    # the point of the journal: the sector a save goes into was erased ahead of it
+    flash = NorFlash(16)
+    j = FlashLog(flash)
+    j.new(HEADER)
+    ahead = 0
+    for k in range(400):
+        e = flash.erases
+        j.ready()
+        ahead += flash.erases - e
+        e = flash.erases
+        j.append(turn(k))
+        check(flash.erases == e, "save %d erased %d sectors" % (k, flash.erases - e))
+    # each sector the saves went on to was erased ahead, and no more than one beyond
+    used = j.pos // SECTOR  # sectors after the first, which the new game erased itself
+    check(used <= ahead <= used + 1, "%d sectors erased ahead for %d bytes" % (ahead, j.pos))
+    check(j.clean - j.pos >= 0, "the writer is past the erased flash")
+    check(reloaded(flash)[2] == list(range(400)), "turns differ")
+
+
+def test_journal_survives_a_power_cut_at_every_byte_of_a_save():
+    # a save cut after any number of its bytes, then one cut at the sector's end: the game
+    # loads as it was before the save (or with it, once whole), and goes on being saved
+    for first in (9, 55):  # the cut save lies inside a sector, or crosses into the next
+        ref = NorFlash(4)
+        j = FlashLog(ref)
+        j.new(HEADER)
+        for k in range(first):
+            j.append(turn(k))
+        j.ready()
+        base = dict((b, bytearray(s)) for b, s in ref.sectors.items())
+        saved = False
+        for cut in range(len(json.dumps(turn(first))) + 16):
+            flash = NorFlash(4)
+            flash.sectors = dict((b, bytearray(s)) for b, s in base.items())
+            w = FlashLog(flash)
+            w.load()
+            flash.cut_after = cut
+            try:
+                w.append(turn(first))
+                saved = True
+            except PowerCut:
+                saved = False
+            flash.cut_after = NO_CUT
+            j2, header, moves = reloaded(flash)
+            want = list(range(first + 1 if saved else first))
+            check(header == HEADER and moves == want, "cut after %d bytes: %r" % (cut, moves[-3:]))
+            for k in range(len(want), len(want) + 70):  # on, across at least one sector
+                j2.ready()
+                j2.append(turn(k))
+            moves = reloaded(flash)[2]
+            check(moves == list(range(len(want) + 70)), "after cut %d: %r" % (cut, moves[-3:]))
+            check(flash.bits_set == 0, "cut %d: programs over unerased bytes" % cut)
+            if saved:
+                break
+        check(saved, "the save never completed")
+
+
+def test_journal_power_cut_while_erasing_loses_nothing_saved():
+    for at_new in (False, True):
+        flash = NorFlash(8)
+        j = FlashLog(flash)
+        j.new(HEADER)
+        saved = 0
+        while saved < 50 or j.clean - j.pos >= READY_ROOM:  # until the next ready() erases
+            j.ready()
+            j.append(turn(saved))
+            saved += 1
+        flash.cut_erase = True
+        try:
+            if at_new:
+                j.new(HEADER)  # a new game's first sector
+            else:
+                j.ready()  # the sector ahead
+            check(False, "no erase was cut")
+        except PowerCut:
+            pass
+        moves = reloaded(flash)[2]
+        if at_new:  # the old game was ended before its sector was erased: never half of it
+            check(moves == [], "a new game cut while erasing left %d old turns" % len(moves))
+        else:
+            check(moves == list(range(saved)), "a cut erase ahead lost turns: %d" % len(moves))
+            j2 = reloaded(flash)[0]
+            for k in range(saved, saved + 150):
+                j2.ready()
+                j2.append(turn(k))
+            check(reloaded(flash)[2] == list(range(saved + 150)), "saving on after the cut")
+
+
+def test_journal_new_game_never_reads_the_old_games_turns():
+    flash = NorFlash(8)
+    j = FlashLog(flash)
+    j.new(HEADER)
+    for k in range(300):
+        j.ready()
+        j.append(turn(k))
+    other = dict(HEADER, players=3)
+    j2 = FlashLog(flash)
+    j2.new(other)
+    # fill the first sector to its last byte without ready(): the old game's second sector
+    # follows, not erased, its records whole; the new game's turns alone are read
+    k = 0
+    while j2.pos < SECTOR - 200:
+        j2.append(turn(k))
+        k += 1
+    room = SECTOR - j2.pos
+    last = {"seat": "blue", "card": "5", "move": {"n": k, "pad": ""}}
+    last["move"]["pad"] = "x" * (room - 8 - len(json.dumps(last)))  # 8: the record's head
+    j2.append(last)
+    check(j2.pos == SECTOR, "the first sector not filled exactly: %d" % j2.pos)
+    _, header, moves = reloaded(flash)
+    check(header == other and moves == list(range(k + 1)), "new game read %d turns, %d saved"
+          % (len(moves), k + 1))
+    for m in range(k + 1, k + 60):
+        j2.append(turn(m))
+    check(reloaded(flash)[2] == list(range(k + 60)), "the new game across the old sectors")
+    check(flash.bits_set == 0, "programs over the old game's bytes")
+
+
+def test_journal_full_refuses_a_save_and_keeps_the_game():
+    flash = NorFlash(2)
+    j = FlashLog(flash)
+    j.new(HEADER)
+    k = 0
+    try:
+        while True:
+            j.append(turn(k))
+            k += 1
+    except OSError as e:
+        check(e.args[0] == 28, "full partition: %r" % (e,))
+    check(k > 60 and reloaded(flash)[2] == list(range(k)), "full journal lost turns: %d" % k)

@@ -1,0 +1,203 @@
+# The game on a flash partition of its own ("game", written by `agentboard flash`), as a
+# journal: the same records as game.log (firmware/store.py), appended straight to the flash
+# through esp32.Partition's block interface instead of through littlefs, which erases a 4 KB
+# sector on every append (make bench, section 6). Here a save only programs pages: the sector
+# a record goes into was erased ahead of it, while the board stood still (ready()).
+#
+# On flash, from the partition's first byte, each record is
+#   length (2 bytes) | game number (2) | CRC-32 of the four bytes before and the text (4) | text
+# starting on a 4-byte boundary, never across a sector's end. The first record is the game's
+# header. Length 0xFFFF (erased flash) ends the journal; length 0 says "the rest of this sector
+# is unused, go on at the next one". A record whose CRC fails was cut short by a power cut:
+# loading ends before it, marks it with length 0 (programming only clears bits, so 0 can be
+# written over anything), and the next record goes into the next sector. A new game erases the
+# first sector and writes its header with the next game number; a record of another game number
+# is never read as this game's, so the sectors after the current end need no erasing until the
+# game reaches them.
+import struct
+import json
+from binascii import crc32
+
+from firmware.store import Offsets, replay
+HEAD = 8            # length, game number, CRC
+ALIGN = 4
+END = 0xFFFF        # an erased length: nothing more
+NEXT_SECTOR = 0     # the rest of this sector is unused
+GAME_MAX = 0xFFFE   # game numbers wrap before 0xFFFF, which reads like erased flash
+IOCTL_BLOCK_COUNT = 4
+IOCTL_BLOCK_SIZE = 5
+IOCTL_BLOCK_ERASE = 6
+CHUNK = 256         # bytes read at a time when checking that flash is erased
+READY_ROOM = 1024   # erased bytes ahead of the writer below which ready() erases: ~12 saves
+ENOSPC = 28
+
+
+def _aligned(n):
+    return (n + ALIGN - 1) & ~(ALIGN - 1)
+
+
+class FlashLog:
+    """The Store interface (new, append, load, turn, ready) over a block device with
+    esp32.Partition's extended protocol."""
+
+    def __init__(self, part):
+        self.part = part
+        self.sector = part.ioctl(IOCTL_BLOCK_SIZE, 0)
+        self.size = part.ioctl(IOCTL_BLOCK_COUNT, 0) * self.sector
+        self.head = bytearray(HEAD)
+        self.pos = -1       # where the next record goes; -1: not loaded yet
+        self.clean = 0      # the flash from pos up to here is known erased
+        self.game = 0
+
+    # -- reading ---------------------------------------------------------------------------
+    def _read(self, at, buf):
+        self.part.readblocks(at // self.sector, buf, at % self.sector)
+
+    def _record(self, at):
+        """(length, text) of a whole record of this game at `at`, length END or NEXT_SECTOR
+        with text None, or (-1, None) for anything else: torn, foreign, of another game."""
+        room = self.sector - at % self.sector
+        if room < HEAD:
+            return (NEXT_SECTOR if room else -1), None
+        h = self.head
+        self._read(at, h)
+        n, game, crc = struct.unpack("<HHI", h)
+        if n == END or n == NEXT_SECTOR:
+            return n, None
+        if HEAD + n > room or game != self.game:
+            return -1, None
+        text = bytearray(n)
+        self._read(at + HEAD, text)
+        if crc32(text, crc32(memoryview(h)[:4])) != crc:
+            return -1, None
+        return n, text
+
+    def _erased(self, at, end):
+        buf = bytearray(CHUNK)
+        while at < end:
+            k = min(CHUNK, end - at)
+            view = memoryview(buf)[:k]
+            self._read(at, view)
+            if bytes(view) != b"\xff" * k:
+                return False
+            at += k
+        return True
+
+    def load(self):
+        """(header, offsets of the turns in force), or (None, Offsets()) with no game; finds
+        where the next record goes, marking a torn one."""
+        self.pos = 0
+        self.clean = 0
+        h = self.head
+        self._read(0, h)
+        n, game, _ = struct.unpack("<HHI", h)
+        if n == END or n == NEXT_SECTOR:
+            return None, Offsets()
+        self.game = game
+        return replay(self._records())
+
+    def _records(self):
+        # yields (where, record) in order; leaves pos where the next record goes and clean
+        # past it as far as the flash is known erased
+        at = 0
+        sector = self.sector
+        while at < self.size:
+            n, text = self._record(at)
+            if n == NEXT_SECTOR:
+                at = (at // sector + 1) * sector
+                continue
+            obj = None
+            if text is not None:
+                try:
+                    obj = json.loads(bytes(text))
+                except ValueError:
+                    n = -1
+            if obj is not None:
+                yield at, obj
+                at += _aligned(HEAD + n)
+                continue
+            if at % sector == 0:
+                # at a sector's start anything but a record (erased-looking flash included:
+                # its erase may have been cut short) is a sector to erase before use
+                pass
+            elif n == END and self._erased(at, (at // sector + 1) * sector):
+                # the sector's erase was whole: a record went into it after it
+                self.clean = (at // sector + 1) * sector
+            else:  # torn, or not erased behind the last record: on at the next sector
+                self._mark(at)
+                at = (at // sector + 1) * sector
+            break
+        self.pos = at
+        if self.clean < at:
+            self.clean = at
+
+    def _mark(self, at):
+        self.part.writeblocks(at // self.sector, b"\x00\x00", at % self.sector)
+
+    def turn(self, at):
+        n, text = self._record(at)
+        if text is None:
+            raise ValueError("no record at %d" % at)
+        return json.loads(bytes(text))
+
+    # -- writing ---------------------------------------------------------------------------
+    def _erase_to(self, end):
+        # erases the sectors from clean up to end
+        while self.clean < end:
+            self.part.ioctl(IOCTL_BLOCK_ERASE, self.clean // self.sector)
+            self.clean += self.sector
+
+    def ready(self):
+        """Erases the next sector once the erased room ahead of the writer runs short: called
+        while the board stands still, so that a save never waits for an erase. An erase
+        stalls the processor (45 ms), so it happens once per sector filled (about every 50
+        saves), not whenever the board is still."""
+        if 0 <= self.pos and self.clean - self.pos < READY_ROOM and self.clean < self.size:
+            self._erase_to(self.clean + self.sector)
+
+    def new(self, header):
+        prev = self.game
+        if self.pos < 0:
+            self.load()
+            prev = self.game
+        self.game = prev % GAME_MAX + 1
+        # the old game is ended before its first sector is erased: an erase cut short could
+        # leave its header readable over part of its turns
+        self._mark(0)
+        self.pos = 0
+        self.clean = 0
+        self._put(json.dumps(header))
+
+    def append(self, obj):
+        """Saves one record; returns where it starts."""
+        if self.pos < 0:
+            self.load()
+        return self._put(json.dumps(obj))
+
+    def _put(self, text):
+        data = text.encode()
+        n = len(data)
+        size = _aligned(HEAD + n)
+        sector = self.sector
+        if n >= END or size > sector:
+            raise ValueError("a record of %d bytes does not fit a sector" % n)
+        at = self.pos
+        if at % sector + size > sector:  # into the next sector, erased before it is named
+            nxt = (at // sector + 1) * sector
+            if nxt + size > self.size:
+                raise OSError(ENOSPC)
+            self._erase_to(nxt + sector)
+            if at % sector:
+                self._mark(at)
+            at = nxt
+        if at + size > self.size:
+            raise OSError(ENOSPC)
+        self._erase_to((at // sector + 1) * sector)
+        rec = bytearray(HEAD + n)
+        struct.pack_into("<HH", rec, 0, n, self.game)
+        rec[HEAD:] = data
+        struct.pack_into("<I", rec, 4, crc32(data, crc32(memoryview(rec)[:4])))
+        self.part.writeblocks(at // sector, rec, at % sector)
+        self.pos = at + size
+        return at
+
