@@ -57,8 +57,8 @@ class FlashLog:
         """(length, text) of a whole record of this game at `at`, length END or NEXT_SECTOR
         with text None, or (-1, None) for anything else: torn, foreign, of another game."""
         room = self.sector - at % self.sector
-        if room < HEAD:
-            return (NEXT_SECTOR if room else -1), None
+        if room < HEAD:  # no record fits here: the writer went on at the next sector
+            return NEXT_SECTOR, None
         h = self.head
         self._read(at, h)
         n, game, crc = struct.unpack("<HHI", h)

@@ -152,12 +152,15 @@ def test_journal_saves_erase_nothing_once_ready_ran():
 def test_journal_survives_a_power_cut_at_every_byte_of_a_save():
     # a save cut after any number of its bytes, then one cut at the sector's end: the game
     # loads as it was before the save (or with it, once whole), and goes on being saved
-    for first in (9, 55):  # the cut save lies inside a sector, or crosses into the next
-        ref = NorFlash(4)
+    for first, crosses in ((9, False), (41, True)):  # the save fits its sector, or goes on
+        ref = NorFlash(4)                              # to the next, leaving a mark behind
         j = FlashLog(ref)
         j.new(HEADER)
         for k in range(first):
             j.append(turn(k))
+        size = (8 + len(json.dumps(turn(first))) + 3) & ~3  # head, text, to 4 bytes
+        check((j.pos % SECTOR + size > SECTOR) == crosses, "save %d at %d: not the case meant"
+              % (first, j.pos))
         j.ready()
         base = dict((b, bytearray(s)) for b, s in ref.sectors.items())
         saved = False
