@@ -8,7 +8,7 @@ from shared_rules import variant
 from firmware.board import Board
 from firmware.places import Places
 from firmware.referee import Referee
-from firmware.store import open_store
+from firmware.store import LOST, open_store
 from firmware.cardmap import CardMap
 from firmware.view import View
 from firmware.shown import Shown
@@ -23,7 +23,7 @@ NFC_EVERY = 5
 BLINK_EVERY = 10
 READY_EVERY = 25  # twice a second the still board lets the game's journal erase ahead
 SOUNDS = {"move": "accept", "reject": "reject", "win": "win", "mismatch": "fault",
-          "effect": "effect", "turn": "turn", "draw": "effect"}
+          "fault": "fault", "effect": "effect", "turn": "turn", "draw": "effect"}
 
 
 def _print(line):
@@ -55,7 +55,7 @@ class App:
         self.console = Console(inp if inp is not None else StdinLines(), write, write_parts)
         # the handler made once: a bound method made on every scan is heap garbage
         self.on_command = self.command
-        self.store = open_store(data_dir)
+        self.store = open_store(data_dir, self.event)
         self.cardmap = CardMap(data_dir, game.cards.names)
         self.ref = Referee(self.places, self.store, self.cardmap, self.event, game)
         self.view = View(board.leds, board.led_names, board.locations, self.places, lay)
@@ -249,12 +249,15 @@ class App:
         if op == "public":
             return {"ok": True, "view": ref.public_view()}
         if op == "export":
+            if not self.store.whole():
+                return _err("not_now", LOST)
             return ("record", ref.export_parts())
         if op == "undo":
             if ref.undo():
                 self.dirty = True
                 return {"ok": True}
-            return _err("not_now", "nothing to undo, or a move is under way")
+            return _err("not_now", LOST if not self.store.whole() else
+                        "nothing to undo, or a move is under way")
         return _err("bad_request", "unknown op %r" % (op,))
 
 

@@ -18,7 +18,7 @@ import struct
 import json
 from binascii import crc32
 
-from firmware.store import Offsets, replay
+from firmware.store import ENOSPC, Offsets, replay
 HEAD = 8            # length, game number, CRC
 ALIGN = 4
 END = 0xFFFF        # an erased length: nothing more
@@ -29,7 +29,6 @@ IOCTL_BLOCK_SIZE = 5
 IOCTL_BLOCK_ERASE = 6
 CHUNK = 256         # bytes read at a time when checking that flash is erased
 READY_ROOM = 1024   # erased bytes ahead of the writer below which ready() erases: ~12 saves
-ENOSPC = 28
 
 
 def _aligned(n):
@@ -182,16 +181,17 @@ class FlashLog:
         if n >= END or size > sector:
             raise ValueError("a record of %d bytes does not fit a sector" % n)
         at = self.pos
+        nxt = (at // sector + 1) * sector
+        if nxt + sector > self.size:
+            # full once the writer is in the last sector, whatever this record's length: a
+            # refusal that hung on the length would tell of what the record holds (Agent
+            # Avenue saves a face-down card's name before the rules reveal it)
+            raise OSError(ENOSPC)
         if at % sector + size > sector:  # into the next sector, erased before it is named
-            nxt = (at // sector + 1) * sector
-            if nxt + size > self.size:
-                raise OSError(ENOSPC)
             self._erase_to(nxt + sector)
             if at % sector:
                 self._mark(at)
             at = nxt
-        if at + size > self.size:
-            raise OSError(ENOSPC)
         self._erase_to((at // sector + 1) * sector)
         rec = bytearray(HEAD + n)
         struct.pack_into("<HH", rec, 0, n, self.game)

@@ -483,7 +483,7 @@ class Referee:
 
     def undo(self):
         if self.st is None or not self.turns or self.phase not in (
-                "await_card", "round_end", "mismatch", "game_over"):
+                "await_card", "round_end", "mismatch", "game_over") or not self.store.whole():
             return False
         self.store.append({"undo": True})
         self.turns.pop()

@@ -8,7 +8,8 @@
 # a temporary file and renamed over the old one.
 #
 # Turns stay on flash: the referee keeps only where each record starts (a byte per turn), and
-# reads turns back one at a time to resume, undo or export.
+# reads turns back one at a time to resume, undo or export. Guarded, around either, keeps the
+# game going in RAM should the flash refuse a save (full, failing), and says so once.
 import json
 import os
 
@@ -16,6 +17,18 @@ FORMAT = "agentboard-record/1"
 JOURNAL_LABEL = "game"  # the partition `agentboard flash` adds for the journal
 CHUNK = 128
 MAX_STEP = 0xFF  # the furthest a turn may start from the turn before it in its chunk
+# where the records the flash refused are numbered from (Guarded): past any offset on flash,
+# and still a small int on the ESP32 (31 bits), which costs no heap
+KEPT = 0x20000000
+# the records kept in RAM at most: about 8 KB of an ESP32's heap (a turn's text is some 80
+# bytes); a game whose flash fails at its start would otherwise fill the heap within a
+# thousand turns
+KEEP_MAX = 100
+ENOSPC = 28
+ENOMEM = 12
+# the answer to undo and export once Guarded could keep no more of an unsaved game
+LOST = "the flash refused this game's saves and memory could keep no more of it: its " \
+    "record is not whole"
 
 
 class Offsets:
@@ -99,10 +112,29 @@ class Store:
 
     def new(self, header):
         tmp = self.path + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(json.dumps(header))
-            f.write("\n")
-        os.rename(tmp, self.path)
+        try:
+            self._write(tmp, header)
+        except OSError:
+            # no room for the new game beside the old one: the old one goes first (it must
+            # not come back after a power cut either way), then one more try
+            _remove(tmp)
+            _remove(self.path)
+            self._write(tmp, header)
+        try:
+            os.rename(tmp, self.path)
+        except OSError:
+            _remove(tmp)
+            _remove(self.path)
+            raise
+
+    def _write(self, path, header):
+        try:
+            with open(path, "w") as f:
+                f.write(json.dumps(header))
+                f.write("\n")
+        except OSError:
+            _remove(path)  # a partial file would hold on to the room that ran out
+            raise
 
     def append(self, obj):
         """Appends one record line; returns the offset where it starts."""
@@ -159,6 +191,13 @@ class Store:
             return json.loads(f.readline())
 
 
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
 def replay(records):
     """(header, offsets of the turns in force) from a log's (where, record) pairs in order:
     the header first, then turns, an undo taking the last turn in force back."""
@@ -177,10 +216,11 @@ def replay(records):
     return header, offsets
 
 
-def open_store(data_dir="."):
-    """The device's game log: the journal on its "game" partition (firmware/flashlog.py)
-    where `agentboard flash` made one, else game.log in data_dir (a MicroPython flashed with
-    its own partition table, or no ESP32). Only the store in use is imported."""
+def open_store(data_dir, out):
+    """The device's game log, Guarded: the journal on its "game" partition
+    (firmware/flashlog.py) where `agentboard flash` made one, else game.log in data_dir (a
+    MicroPython flashed with its own partition table, or no ESP32). Only the store in use is
+    imported. out: where the fault event goes should the flash refuse a save."""
     try:
         import esp32
         found = esp32.Partition.find(esp32.Partition.TYPE_DATA, label=JOURNAL_LABEL)
@@ -188,8 +228,84 @@ def open_store(data_dir="."):
         found = None
     if found:
         from firmware.flashlog import FlashLog
-        return FlashLog(found[0])
-    return Store(data_dir)
+        return Guarded(FlashLog(found[0]), out)
+    return Guarded(Store(data_dir), out)
+
+
+class Guarded:
+    """A store whose saves never stop the game. The first save the flash refuses (full, worn
+    out: an OSError) is reported once, as a fault event through `out`; from then on this
+    game's records are kept in RAM instead (up to KEEP_MAX of them), so the referee, undo and
+    export go on as before, and only a power cut loses the turns since (the board resumes the
+    game the flash holds). Past KEEP_MAX records are no longer kept, which is told once more:
+    the game is still refereed, but undo and export are refused (whole() is False). A new game
+    tries the flash again."""
+
+    def __init__(self, flash, out):
+        self.flash = flash
+        self.out = out
+        self.kept = None  # JSON texts of this game's records the flash refused; None: none
+        self.dropped = 0  # records past KEEP_MAX, not kept anywhere
+
+    def _tell(self, code, reason):
+        self.out({"event": "fault", "what": "save", "errno": code, "reason": reason})
+
+    def _refused(self, err):
+        """Tells of the flash's refusal; returns the list the records go to from now on."""
+        kept = self.kept = []
+        code = err.args[0] if err.args else 0
+        self._tell(code, "the flash %s: the game goes on, but it is no longer saved, so a "
+                   "power cut would lose the turns from here on" % (
+                       "is full" if code == ENOSPC else "refused the save (errno %s)" % code))
+        return kept
+
+    def whole(self):
+        """Whether every record of this game can be read back (undo, export)."""
+        return not self.dropped
+
+    def new(self, header):
+        self.kept = None
+        self.dropped = 0
+        try:
+            self.flash.new(header)
+        except OSError as e:
+            self._refused(e)
+
+    def append(self, obj):
+        """Saves one record; returns where it starts (past KEPT: in RAM)."""
+        kept = self.kept
+        if kept is None:
+            try:
+                return self.flash.append(obj)
+            except OSError as e:
+                kept = self._refused(e)
+        if len(kept) < KEEP_MAX:
+            kept.append(json.dumps(obj))
+        else:
+            if not self.dropped:
+                self._tell(ENOMEM, "no room left to keep the game in memory either: it is "
+                           "still refereed, but undo and export are no longer possible")
+            self.dropped += 1
+        return KEPT + len(kept) + self.dropped - 1
+
+    def turn(self, at):
+        if at >= KEPT:
+            if at - KEPT >= KEEP_MAX:
+                raise ValueError("turn not kept: the flash refused it and memory was full")
+            return json.loads(self.kept[at - KEPT])
+        return self.flash.turn(at)
+
+    def load(self):
+        self.kept = None
+        self.dropped = 0
+        return self.flash.load()
+
+    def ready(self):
+        if self.kept is None:
+            try:
+                self.flash.ready()
+            except OSError as e:  # an erase ahead failed: the next save would too
+                self._refused(e)
 
 
 def record_parts(store, header, offsets):

@@ -14,7 +14,7 @@ from firmware import referee
 from firmware.console import Console
 from firmware.places import Places
 from firmware.referee import Referee
-from firmware.store import Store
+from firmware.store import Guarded, Store
 from firmware.cardmap import CardMap
 from firmware.view import View
 from firmware.hal.leds import Strip
@@ -51,7 +51,9 @@ def outputs(st, script):
     places = Places(LAY, INDEX)
     lines = []
     console = Console(None, lambda line: lines.append(line.encode()))
-    ref = Referee(places, Store(data), CardMap(data, CARDS.names), console.emit)
+    # the store as the application wraps it (store.open_store)
+    ref = Referee(places, Guarded(Store(data), console.emit), CardMap(data, CARDS.names),
+                  console.emit)
     for k in range(len(CARDS.names)):
         ref.cardmap._put(bytes.fromhex("%014x" % k), CARDS.names[k])
     ref.st = st

@@ -8,7 +8,7 @@ import json
 import time
 
 from firmware.board import Board
-from firmware.store import open_store
+from firmware.store import LOST, open_store
 from firmware.cardmap import CardMap
 from firmware.console import (Console, StdinLines, stdout_parts, deployed_version,
                               report_boot)
@@ -23,8 +23,8 @@ NFC_EVERY = 5
 BLINK_EVERY = 10
 READY_EVERY = 25  # twice a second the still board lets the game's journal erase ahead
 SOUNDS = {"recruit": "accept", "play": "accept", "reject": "reject", "win": "win",
-          "mismatch": "fault", "pawn": "effect", "turn": "turn", "market": "effect",
-          "discard": "accept"}
+          "mismatch": "fault", "fault": "fault", "pawn": "effect", "turn": "turn",
+          "market": "effect", "discard": "accept"}
 READS = {"upright": UPRIGHT, "upside_down": UPSIDE_DOWN}
 MODES = ("simple", "advanced")
 # the new-game menu (buttons): each mode with each seating, two players first
@@ -70,7 +70,7 @@ class App:
         self.console = Console(inp if inp is not None else StdinLines(), write, write_parts)
         # the handler made once: a bound method made on every scan is heap garbage
         self.on_command = self.command
-        self.store = open_store(data_dir)
+        self.store = open_store(data_dir, self.event)
         self.cardmap = CardMap(data_dir, R.card_kinds(tb))
         self.ref = R.Referee(self.store, self.cardmap, self.event, pawn_class, tb.spaces)
         self.lights = Lights(board.leds, board.led_names, tb.spaces)
@@ -194,6 +194,8 @@ class App:
         if op == "public":
             return {"ok": True, "view": ref.public_view()}
         if op == "export":
+            if not self.store.whole():
+                return _err("not_now", LOST)
             return ("record", ref.export_parts())
         return _err("bad_request", "unknown op %r" % (op,))
 

@@ -71,6 +71,7 @@ def export_parts(store, h, offsets):
             first = False
         else:
             yield ", "
+        line.pop("pad", None)  # the referee's padding (referee.py), not the game's
         yield json.dumps(line)
     if first:
         yield ', "offer": %s, "turns": [' % json.dumps(offer)

@@ -41,10 +41,13 @@ RESUME_POLLS = 10        # reader polls after a resume before an unread pad coun
 
 class Referee:
     def __init__(self, store, cardmap, emit, pawn_class, spaces):
-        """store: firmware.store.Store; cardmap: firmware.cardmap.CardMap over card_kinds();
+        """store: firmware.store.Guarded; cardmap: firmware.cardmap.CardMap over card_kinds();
         emit(obj): one console event; pawn_class: per side, the scanner class its pawn's
         magnet reads as (bytes); spaces: number of spaces (sensor i is space i)."""
         self.tb = tables.load()
+        # a play's record is padded to the longest agent name, so its length, and with it
+        # whether and where the flash runs out of room, never depends on the face-down card
+        self.longest = max([len(n) for n in self.tb.agent_names])
         self.store = store
         self.cardmap = cardmap
         self.emit = emit
@@ -469,6 +472,8 @@ class Referee:
             return False
         side = st.pending[0] if st.phase == MARKET else st.active
         line = {"side": tb.sides[side], "move": M.to_json(tb, st, mv)}
+        if mv.kind == M.PLAY:
+            line["pad"] = " " * (self.longest - len(tb.agent_names[mv.down]))
         new, events = apply(st, mv)
         self.offsets.append(self.store.append(line))  # saved before it is acknowledged
         self.st = new

@@ -9,6 +9,7 @@ PATTERNS = {
     "win": ((1047, 120), (1319, 120), (1568, 120), (2093, 300)),
     "fault": ((330, 300),),
 }
+FAULT = PATTERNS["fault"]
 
 
 class Buzzer:
@@ -16,12 +17,23 @@ class Buzzer:
         self.pwm = pwm
         self.duty = duty_u16
         self.notes = ()
+        self.after = ()  # the pattern asked for while a fault sounded: it follows the fault
         self.at = 0
         self.left = 0
         pwm.duty_u16(0)
 
     def play(self, name):
-        self.notes = PATTERNS[name]
+        notes = PATTERNS[name]
+        if self.notes is FAULT and notes is not FAULT and self.busy():
+            # a fault is heard whole: what comes while it sounds (the accept of the move
+            # whose save the flash refused, a win) follows it, the latest asked for
+            self.after = notes
+            return
+        self.after = ()
+        self._start(notes)
+
+    def _start(self, notes):
+        self.notes = notes
         self.at = -1
         self.left = 0
         self.tick(0)
@@ -37,6 +49,10 @@ class Buzzer:
             self.at += 1
             if self.at >= len(self.notes):
                 self.pwm.duty_u16(0)
+                if self.after:
+                    after = self.after
+                    self.after = ()
+                    self._start(after)
                 return
             f, ms = self.notes[self.at]
             self.left += ms

@@ -178,6 +178,8 @@ def _smallest_heap(dst, args, label, minus_wk=0.0, top=160):
             os.remove(os.path.join(dst, "game.log"))
         except OSError:
             pass
+        if os.path.exists(os.path.join(dst, JOURNAL_FILE)):
+            blank_journal(dst)  # each run on a flash as `agentboard flash` leaves it
         rc, out = run_mp(dst, args, h)
         return rc == 0, out
     good, out = ok(top)
@@ -205,6 +207,8 @@ LATENCY_SCENES = (
     ("royal-jump", "DOG Royal 6p, a citizen 0 -> 8 (draws), jumps to 24"),
     ("royal-stop", "DOG Royal 6p, a citizen stays on 8: confirm"),
 )
+# the game partition's file in a heap run's folder (host_tools/bench/stubs/esp32.py)
+JOURNAL_FILE = "partition-game.bin"
 # the heap measured per board: (board variant, game, player counts, the card table of its deck)
 HEAP_GAMES = (("agent-dog-4", "agent-dog", (2, 3, 4), "agent-dog-cards"),
               ("dog-6", "dog-royal", (6,), "dog-cards"),
@@ -214,6 +218,18 @@ HEAP_GAMES = (("agent-dog-4", "agent-dog", (2, 3, 4), "agent-dog-cards"),
 # king's swing about 0.5 V; the same figures as mp_scan_ranked.py
 RANK_LEVELS = (1.0, 0.52, 0.25, 0.12)
 KING_SWING = 11000
+
+
+def blank_journal(d):
+    """The game partition of a flashed board (hardware/design/flash.json), erased, in folder d
+    in the simulator's format; the heap harness's esp32 stand-in reads it."""
+    from host_tools.sim.nor_flash import blank
+    with open(os.path.join(ROOT, "hardware", "design", "flash.json")) as f:
+        part = [p for p in json.load(f)["partitions"] if p["label"] == "game"][0]
+    path = os.path.join(d, JOURNAL_FILE)
+    if os.path.exists(path):
+        os.remove(path)
+    blank(path, part["bytes"])
 
 
 def heap_run_dir(dst, name, board, cards, tree=None):
@@ -246,6 +262,7 @@ def heap_run_dir(dst, name, board, cards, tree=None):
         for pkg in ("shared_rules", "firmware"):
             shutil.copytree(os.path.join(tree, pkg), os.path.join(d, pkg))
     shutil.copy(os.path.join(ROOT, "host_tools", "bench", "mp_rom_game.py"), d)
+    blank_journal(d)
     return d
 
 

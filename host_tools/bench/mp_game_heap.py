@@ -16,32 +16,13 @@ sys.path.insert(1, ".")  # the stand-ins come from the image this runs from (mp_
 import gc
 import json
 import machine
-from array import array
 
 
-def wire():
-    """The stand-ins wired as the board's maps say: select and bank lines, ADC pins, and which
-    sensor each multiplexer channel reads. Done first, before the firmware is loaded, so the
-    maps this harness parses leave no holes among the firmware's objects."""
-    with open("config/pins.json") as f:
-        mux = json.load(f)["mux"]
-    for b in range(len(mux["select"])):
-        machine.SELECT[mux["select"][b]] = b
-    for m in range(len(mux["adc"])):
-        machine.ADC_PINS[mux["adc"][m]] = m
-    banks = mux.get("bank") or ()
-    for k in range(len(banks)):
-        machine.BANKS[banks[k]] = k
-    machine.NADC[0] = len(mux["adc"])
-    with open("config/sensors.json") as f:
-        sensors = json.load(f)["sensors"]
-    machine.SENSOR_AT = bytearray(b"\xff" * (16 * len(mux["adc"]) * max(1, len(banks))))
-    machine.READINGS = array("H", bytes(2 * len(sensors)))
-    for i in range(len(sensors)):
-        machine.SENSOR_AT[sensors[i]["mux"] * 16 + sensors[i]["channel"]] = i
-
-
-wire()
+# the stand-ins wired as the board's maps say, first, before the firmware is loaded
+machine.wire()
+# on an ESP32 `esp32` is C: its stand-in (the "game" partition, as `agentboard flash` makes
+# it, with its scratch page) is loaded here, before the figure's basis is taken
+import esp32  # noqa: E402,F401
 gc.collect()
 # what is alive before the firmware's first import: the ROMFS image(s) the unix port holds in
 # its heap, this harness and the stand-ins with their tables (on an ESP32 `machine` is C and

@@ -152,10 +152,12 @@ def test_the_face_down_card_changes_no_output_byte():
         ref.on_pad(R.UP, uid(t.kind("enforcer")))
         ref.on_pad(R.DOWN, uid(t.kind(down)))
         t.lines.append(json.dumps(ref.public_view()))
+        # the saved game too: its length decides whether and where the flash fills up
+        t.lines.append("game.log %d bytes" % os.stat(t.dir + "/game.log")[6])
         ref.on_pad_off(R.DOWN)
         t.lines.append(json.dumps(ref.public_view()))
         outs.append(t.lines)
-    check(outs[0] == outs[1] == outs[2], "outputs differ with the face-down card")
+    check(outs[0] == outs[1] == outs[2], "outputs differ with the face-down card: %r" % outs)
 
 
 def test_selftest_checks_every_reader_of_the_board():
@@ -178,3 +180,35 @@ def test_selftest_checks_every_reader_of_the_board():
         builtins.print = real_print
     check(not rep["ok"] and len(rep["problems"]) == 1 and "reader down" in rep["problems"][0],
           "a dead down reader: %r" % (rep["problems"],))
+
+
+def test_a_flash_that_refuses_every_save_is_told_once_and_the_game_goes_on():
+    from firmware.store import Guarded
+    from store_tests import Refusing  # a flash chip that does not answer: EIO
+    records = []
+    faults = []
+    for dead in (False, True):
+        t = Table("av6")
+        if dead:
+            t.store = Guarded(Refusing(5), t.emit)
+            t.ref.store = t.store
+        ref = t.ref
+        ref.start("simple", (1, 1), 0)
+        t.pawns(0, 7)
+        ref.on_pad(R.TAP, uid(t.kind("daredevil")))  # a discard
+        ref.on_pad_off(R.TAP)
+        ref.on_pad(R.UP, uid(t.kind("enforcer")))
+        ref.on_pad(R.DOWN, uid(t.kind("mole")))
+        ref.on_pad_off(R.DOWN)
+        ref.on_pad_off(R.UP)
+        t.pawns(1, 4)
+        ref.on_pad(R.UP, uid(t.kind("sentinel")))
+        ref.on_pad(R.DOWN, uid(t.kind("saboteur")))
+        records.append(json.loads("".join(ref.export_parts())))
+        faults.append(t.events("fault"))
+    check(not faults[0], "a working flash told of a fault: %r" % faults[0])
+    check(len(faults[1]) == 1 and faults[1][0]["what"] == "save" and faults[1][0]["errno"] == 5,
+          "faults %r" % faults[1])
+    check("pad" not in json.dumps(records[0]), "the record's padding exported")
+    check(records[1] == records[0] and len(records[0]["turns"]) >= 2,
+          "the record kept in RAM %r\non flash %r" % (records[1], records[0]))

@@ -34,26 +34,8 @@ def settle(app, start):
 
 def steps(kind, count):
     import machine
-    from array import array
-    with open("config/pins.json") as f:
-        pins = json.load(f)
-    mux = pins["mux"]
-    for b in range(len(mux["select"])):
-        machine.SELECT[mux["select"][b]] = b
-    for m in range(len(mux["adc"])):
-        machine.ADC_PINS[mux["adc"][m]] = m
-    banks = mux.get("bank") or ()
-    for k in range(len(banks)):
-        machine.BANKS[banks[k]] = k
-    machine.NADC[0] = len(mux["adc"])
-    with open("config/sensors.json") as f:
-        sensors = json.load(f)["sensors"]
-    machine.SENSOR_AT = bytearray(b"\xff" * (16 * len(mux["adc"]) * max(1, len(banks))))
     from firmware.hal.calibration import MID
-    machine.READINGS = array("H", [MID] * len(sensors))  # nothing on the board
-    for i in range(len(sensors)):
-        machine.SENSOR_AT[sensors[i]["mux"] * 16 + sensors[i]["channel"]] = i
-    del sensors
+    machine.wire(MID)  # nothing on the board
     if kind == "avenue":
         from firmware.avenue.app import App
     else:

@@ -104,3 +104,19 @@ def test_buzzer_plays_a_pattern_without_blocking():
     for _ in range(10):
         b.buzzer.tick(10)
     check(w.buzzer[-1][2] == 0 and not b.buzzer.busy(), "still sounding: %r" % (w.buzzer[-1],))
+
+
+def test_buzzer_fault_tone_is_not_cut_short():
+    # the fault tone (330 Hz, 300 ms) sounds whole; an accept asked for meanwhile follows it
+    w, b = fresh(7)
+    b.buzzer.play("fault")
+    b.buzzer.tick(100)
+    b.buzzer.play("accept")
+    check(w.buzzer[-1][1] == 330 and w.buzzer[-1][2] > 0, "fault cut short: %r" % (w.buzzer[-1],))
+    for _ in range(20):
+        b.buzzer.tick(10)
+    check(w.buzzer[-1][1] == 1760 and w.buzzer[-1][2] > 0, "accept not after the fault: %r"
+          % (w.buzzer[-1],))
+    for _ in range(10):
+        b.buzzer.tick(10)
+    check(w.buzzer[-1][2] == 0 and not b.buzzer.busy(), "still sounding: %r" % (w.buzzer[-1],))

@@ -8,7 +8,7 @@ from shared_rules import layout, cards as cards_mod, randgame
 from firmware.console import Console
 from firmware.places import Places
 from firmware.referee import Referee
-from firmware.store import Store
+from firmware.store import Guarded, Store
 from firmware.cardmap import CardMap
 from firmware.hal.scanner import EMPTY, UP
 from simboard import check
@@ -34,7 +34,8 @@ def console_bytes(st):
     places = Places(LAY, INDEX)
     lines = []
     con = Console(None, lines.append)
-    ref = Referee(places, Store(SCRATCH), CardMap(SCRATCH, CARDS.names), con.emit)
+    ref = Referee(places, Guarded(Store(SCRATCH), con.emit), CardMap(SCRATCH, CARDS.names),
+                  con.emit)
     for k in range(len(CARDS.names)):
         ref.cardmap._put(bytes([0, 0, 0, 0, 0, 0, k]), CARDS.names[k])
     ref.st = st

@@ -222,7 +222,7 @@ def test_journal_power_cut_while_erasing_loses_nothing_saved():
 
 
 def test_journal_new_game_never_reads_the_old_games_turns():
-    flash = NorFlash(8)
+    flash = NorFlash(10)
     j = FlashLog(flash)
     j.new(HEADER)
     for k in range(300):
@@ -252,7 +252,7 @@ def test_journal_new_game_never_reads_the_old_games_turns():
 
 
 def test_journal_full_refuses_a_save_and_keeps_the_game():
-    flash = NorFlash(2)
+    flash = NorFlash(3)
     j = FlashLog(flash)
     j.new(HEADER)
     k = 0
@@ -263,3 +263,190 @@ def test_journal_full_refuses_a_save_and_keeps_the_game():
     except OSError as e:
         check(e.args[0] == 28, "full partition: %r" % (e,))
     check(k > 60 and reloaded(flash)[2] == list(range(k)), "full journal lost turns: %d" % k)
+    # full is where the writer stands, not how long the record is: whether a save is refused
+    # must not tell what it holds (a face-down card's name), so the shortest record is
+    # refused too, and each record before the refusal fitted with room to spare
+    check(j.pos > 2 * SECTOR, "refused at %d, before the last sector" % j.pos)
+    try:
+        j.append({})
+        check(False, "a short record saved where a long one was refused")
+    except OSError as e:
+        check(e.args[0] == 28, "full partition: %r" % (e,))
+
+
+# -- a flash that refuses saves (firmware/store.py's Guarded) ---------------------------------
+from firmware.store import Guarded, KEPT  # noqa: E402
+
+
+def saves(events):
+    return [e for e in events if e.get("what") == "save"]
+
+
+def filled(store, n):
+    """A new game of n turns saved through Guarded(store), which fills up on the way: told
+    once, every turn read back; (the Guarded store, its events, the offsets, turns on flash)."""
+    events = []
+    g = Guarded(store, events.append)
+    g.new(HEADER)
+    offsets = Offsets()
+    for k in range(n):
+        offsets.append(g.append(turn(k)))
+    ev = saves(events)
+    check(len(ev) == 1 and ev[0]["event"] == "fault" and ev[0]["errno"] == 28 and
+          "full" in ev[0]["reason"], "fault events: %r" % (events,))
+    check([g.turn(at)["move"]["n"] for at in offsets] == list(range(n)), "turns read back")
+    on_flash = len([at for at in offsets if at < KEPT])
+    check(0 < on_flash < n, "%d turns on flash" % on_flash)
+    return g, events, offsets, on_flash
+
+
+def test_guarded_full_journal_reports_once_and_the_game_goes_on():
+    flash = NorFlash(3)  # 12 KB: full after some 90 records
+    g, events, offsets, on_flash = filled(FlashLog(flash), 160)
+    check(on_flash > 60, "%d turns on flash" % on_flash)
+    # the turns kept in RAM cost the offsets a chunk of their own, not one each
+    check(len(offsets.chunks) <= 4, "%d chunks" % len(offsets.chunks))
+    # undo across the records kept in RAM
+    g.append({"undo": True})
+    offsets.pop()
+    offsets.append(g.append(turn(160)))
+    check([g.turn(at)["move"]["n"] for at in offsets] == list(range(159)) + [160], "undo")
+    erases = flash.erases
+    g.ready()  # the journal is full: nothing to erase, nothing to fail
+    check(flash.erases == erases and len(saves(events)) == 1, "ready on a full journal")
+    # after a power cut the board resumes what the flash holds: the turns up to the refusal
+    check(reloaded(flash)[2] == list(range(on_flash)), "the flash's part of the game")
+    # a new game goes to the flash again
+    g.new(HEADER)
+    at = g.append(turn(0))
+    check(at < KEPT and g.kept is None and len(saves(events)) == 1, "new game at %d" % at)
+    check(reloaded(flash)[2] == [0], "the new game on flash")
+
+
+class RamDisk:
+    """A block device in RAM for a littlefs: the device's vfs partition, small enough to fill."""
+
+    def __init__(self, block_size, blocks):
+        self.block = block_size
+        self.data = bytearray(block_size * blocks)
+
+    def readblocks(self, n, buf, off=0):
+        at = n * self.block + off
+        buf[:] = self.data[at:at + len(buf)]
+
+    def writeblocks(self, n, buf, off=0):
+        at = n * self.block + off
+        self.data[at:at + len(buf)] = buf
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return len(self.data) // self.block
+        if op == 5:
+            return self.block
+        return 0
+
+
+def with_littlefs(blocks, test):
+    """Runs test(folder) on a littlefs of `blocks` 512-byte blocks mounted for it (while it is
+    mounted, the unix port sees no other folder)."""
+    import vfs
+    disk = RamDisk(512, blocks)
+    vfs.VfsLfs2.mkfs(disk)
+    vfs.mount(vfs.VfsLfs2(disk), "/lfs")
+    try:
+        test("/lfs")
+    finally:
+        vfs.umount("/lfs")
+
+
+def test_guarded_full_littlefs_reports_once_and_a_new_game_makes_room():
+    with_littlefs(16, full_littlefs)  # 8 KB, of which littlefs keeps some for itself
+
+
+def full_littlefs(d):
+    g, events, offsets, on_flash = filled(Store(d), 120)
+    header, flash_offsets = Store(d).load()
+    check(header == HEADER and [Store(d).turn(at)["move"]["n"] for at in flash_offsets] ==
+          list(range(on_flash)), "game.log after the refusal")
+    # the full file system takes a new game: the old log goes to make room for it
+    g.new(HEADER)
+    at = g.append(turn(0))
+    check(at < KEPT and len(saves(events)) == 1, "new game at %d: %r" % (at, events))
+    header, flash_offsets = Store(d).load()
+    check(header == HEADER and len(flash_offsets) == 1, "the new game in game.log")
+
+
+def test_guarded_new_game_on_a_file_system_full_of_other_files():
+    with_littlefs(16, full_of_other_files)
+
+
+def full_of_other_files(d):
+    # no room even without the old game: the refusal is reported and the old game is gone,
+    # so a power cut cannot bring it back in place of the new one
+    Store(d).new(HEADER)
+    Store(d).append(turn(1))
+    try:
+        while True:  # a file written whole at each close, as littlefs commits
+            with open(d + "/other", "a") as f:
+                f.write("z" * 64)
+    except OSError:
+        pass
+    events = []
+    g = Guarded(Store(d), events.append)
+    # a header that needs a block of its own (littlefs keeps small files in its directory)
+    g.new(dict(HEADER, pad="p" * 1500))
+    at = g.append(turn(0))
+    check(at >= KEPT and len(saves(events)) == 1, "refusal: %r" % (events,))
+    check(g.turn(at)["move"]["n"] == 0, "the new game's turn kept")
+    check(Store(d).load()[0] is None, "the old game is still on flash")
+    check("game.log.tmp" not in os.listdir(d), "a partial header left behind")
+
+
+class Refusing:
+    """A flash that takes nothing: every save and every erase ahead fails with `code`."""
+
+    def __init__(self, code):
+        self.code = code
+
+    def new(self, header):
+        raise OSError(self.code)
+
+    def append(self, obj):
+        raise OSError(self.code)
+
+    def ready(self):
+        raise OSError(self.code)
+
+
+def test_guarded_keeps_at_most_keep_max_records_and_says_when_it_stops():
+    from firmware.store import KEEP_MAX
+    events = []
+    g = Guarded(Refusing(5), events.append)
+    g.new(HEADER)
+    offsets = Offsets()
+    for k in range(KEEP_MAX + 20):
+        offsets.append(g.append(turn(k)))
+    check([e["errno"] for e in saves(events)] == [5, 12], "faults told: %r" % (events,))
+    check(not g.whole(), "undo and export still offered with records lost")
+    check([g.turn(offsets[k])["move"]["n"] for k in range(KEEP_MAX)] == list(range(KEEP_MAX)),
+          "the records kept")
+    try:
+        g.turn(offsets[KEEP_MAX])
+        check(False, "a record past KEEP_MAX read back")
+    except ValueError:
+        pass
+    check(len(offsets.chunks) <= 2, "%d chunks for the offsets" % len(offsets.chunks))
+    g.new(HEADER)
+    check(g.whole() and len(saves(events)) == 3, "a new game: %r" % (events,))
+
+
+def test_guarded_erase_ahead_failing_is_a_refusal_not_a_crash():
+    events = []
+    g = Guarded(Refusing(5), events.append)
+    g.kept = None  # as after a game loaded from a flash that still answered
+    g.ready()
+    at = g.append(turn(0))
+    check(len(saves(events)) == 1 and at >= KEPT and g.turn(at)["move"]["n"] == 0,
+          "after a failed erase: %r" % (events,))
+    g.ready()  # no more erasing, nothing more told
+    check(len(saves(events)) == 1, "told again: %r" % (events,))

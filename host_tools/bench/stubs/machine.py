@@ -1,7 +1,7 @@
 # Minimal stand-ins for a heap measurement of the firmware alone (host_tools/bench/
 # mp_game_heap.py): no physical model; the ADC returns readings from one array that the
 # measuring script sets. Keeps next to nothing alive, unlike the simulator.
-# The measuring script sizes and fills the tables below from the board's maps.
+# wire() sizes and fills the tables below from the board's maps.
 from array import array
 
 READINGS = array("H")   # sensor index -> ADC reading (u16)
@@ -10,6 +10,31 @@ ADC_PINS = {}            # ADC pin -> its index m; mux m sits on ADC m % NADC
 BANKS = {}               # bank enable pin (active low) -> its bank; mux m is in bank m // NADC
 NADC = [1]
 state = [0, 0]  # the select lines' value, the bank enabled
+
+
+def wire(level=0):
+    """Wires the tables as the board's maps in config/ say (as `agentboard deploy --board`
+    writes them): the select and bank lines, the ADC pins, which sensor each multiplexer
+    channel reads; every sensor reads `level`. A measuring script calls it first, before the
+    firmware is loaded, so the maps it parses leave no holes among the firmware's objects."""
+    import json
+    global SENSOR_AT, READINGS
+    with open("config/pins.json") as f:
+        mux = json.load(f)["mux"]
+    for b in range(len(mux["select"])):
+        SELECT[mux["select"][b]] = b
+    for m in range(len(mux["adc"])):
+        ADC_PINS[mux["adc"][m]] = m
+    banks = mux.get("bank") or ()
+    for k in range(len(banks)):
+        BANKS[banks[k]] = k
+    NADC[0] = len(mux["adc"])
+    with open("config/sensors.json") as f:
+        sensors = json.load(f)["sensors"]
+    SENSOR_AT = bytearray(b"\xff" * (16 * len(mux["adc"]) * max(1, len(banks))))
+    READINGS = array("H", [level] * len(sensors))
+    for i in range(len(sensors)):
+        SENSOR_AT[sensors[i]["mux"] * 16 + sensors[i]["channel"]] = i
 
 
 def freq(hz=None):
