@@ -33,8 +33,9 @@ FAULT_BYTE = bytes([FAULT])
 
 class Referee:
     def __init__(self, places, store, cardmap, out, game=None):
-        """out: receives every event object; game: the variant refereed at first (default
-        Agent DOG); a new game may choose another played on the same board."""
+        """store: a store.Guarded (undo asks it whether the record is whole); out: receives
+        every event object; game: the variant refereed at first (default Agent DOG); a new game
+        may choose another played on the same board."""
         self.game = game or variant.load(variant.DEFAULT)
         self.lay = self.game.lay
         self._last_mismatch = []

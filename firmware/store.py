@@ -25,7 +25,6 @@ KEPT = 0x20000000
 # thousand turns
 KEEP_MAX = 100
 ENOSPC = 28
-ENOMEM = 12
 # the answer to undo and export once Guarded could keep no more of an unsaved game
 LOST = "the flash refused this game's saves and memory could keep no more of it: its " \
     "record is not whole"
@@ -239,7 +238,8 @@ class Guarded:
     export go on as before, and only a power cut loses the turns since (the board resumes the
     game the flash holds). Past KEEP_MAX records are no longer kept, which is told once more:
     the game is still refereed, but undo and export are refused (whole() is False). A new game
-    tries the flash again."""
+    tries the flash again. A flash that cannot be read back at boot is told of too, and no game
+    is resumed."""
 
     def __init__(self, flash, out):
         self.flash = flash
@@ -247,16 +247,17 @@ class Guarded:
         self.kept = None  # JSON texts of this game's records the flash refused; None: none
         self.dropped = 0  # records past KEEP_MAX, not kept anywhere
 
-    def _tell(self, code, reason):
-        self.out({"event": "fault", "what": "save", "errno": code, "reason": reason})
+    def _tell(self, what, err, reason):
+        self.out({"event": "fault", "what": what, "errno": err.args[0] if err.args else 0,
+                  "reason": reason})
 
     def _refused(self, err):
         """Tells of the flash's refusal; returns the list the records go to from now on."""
         kept = self.kept = []
-        code = err.args[0] if err.args else 0
-        self._tell(code, "the flash %s: the game goes on, but it is no longer saved, so a "
-                   "power cut would lose the turns from here on" % (
-                       "is full" if code == ENOSPC else "refused the save (errno %s)" % code))
+        self._tell("save", err, "the flash %s: the game goes on, but it is no longer saved, so "
+                   "a power cut would lose the turns from here on" % (
+                       "is full" if err.args and err.args[0] == ENOSPC else
+                       "refused the save (%s)" % err))
         return kept
 
     def whole(self):
@@ -283,8 +284,9 @@ class Guarded:
             kept.append(json.dumps(obj))
         else:
             if not self.dropped:
-                self._tell(ENOMEM, "no room left to keep the game in memory either: it is "
-                           "still refereed, but undo and export are no longer possible")
+                self.out({"event": "fault", "what": "memory", "reason": "no room left to keep "
+                          "the unsaved game in memory either: it is still refereed, but undo "
+                          "and export are no longer possible"})
             self.dropped += 1
         return KEPT + len(kept) + self.dropped - 1
 
@@ -298,7 +300,12 @@ class Guarded:
     def load(self):
         self.kept = None
         self.dropped = 0
-        return self.flash.load()
+        try:
+            return self.flash.load()
+        except OSError as e:  # (loading may write: a torn record is marked)
+            self._tell("load", e, "the flash could not be read back: the saved game is not "
+                       "resumed")
+            return None, Offsets()
 
     def ready(self):
         if self.kept is None:

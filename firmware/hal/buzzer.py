@@ -29,7 +29,8 @@ class Buzzer:
             # whose save the flash refused, a win) follows it, the latest asked for
             self.after = notes
             return
-        self.after = ()
+        if notes is not FAULT:
+            self.after = ()  # (a fault again: what waited for the first still follows)
         self._start(notes)
 
     def _start(self, notes):
