@@ -1,17 +1,17 @@
 # The game on flash: on a board flashed by `agentboard flash`, the journal on a partition of its
-# own (firmware/flashlog.py); elsewhere `game.log` (Store below), one JSON line per record. Both
-# hold the same records: the game's header (format, game, layout, players, seats, dealer), then
-# one per completed turn ({"seat", "card", "move"}, or {"undo": true} taking the last turn
-# back). In game.log, appending one line per move costs the same at move 5 and at move 1500,
-# and a power cut can at worst cut the last line short: a line that is not whole JSON is
-# dropped on loading, so the game resumes at the last completed move. A new game is written to
-# a temporary file and renamed over the old one.
+# own (firmware/flashlog.py); elsewhere `game.log` (firmware/gamelog.py), one JSON line per
+# record. Both hold the same records: the game's header (format, game, layout, players, seats,
+# dealer), then one per completed turn ({"seat", "card", "move"}, or {"undo": true} taking the
+# last turn back). In game.log, appending one line per move costs the same at move 5 and at
+# move 1500, and a power cut can at worst cut the last line short: a line that is not whole
+# JSON is dropped on loading, so the game resumes at the last completed move. A new game is
+# written to a temporary file and renamed over the old one.
 #
 # Turns stay on flash: the referee keeps only where each record starts (a byte per turn), and
 # reads turns back one at a time to resume, undo or export. Guarded, around either, keeps the
-# game going in RAM should the flash refuse a save (full, failing), and says so once.
+# game going in RAM should the flash refuse a save (full, failing), and says so once. Only the
+# store in use is imported (open_store).
 import json
-import os
 
 FORMAT = "agentboard-record/1"
 JOURNAL_LABEL = "game"  # the partition `agentboard flash` adds for the journal
@@ -105,98 +105,6 @@ class Offsets:
                 yield at
 
 
-class Store:
-    def __init__(self, data_dir="."):
-        self.path = data_dir + "/game.log"
-
-    def new(self, header):
-        tmp = self.path + ".tmp"
-        try:
-            self._write(tmp, header)
-        except OSError:
-            # no room for the new game beside the old one: the old one goes first (it must
-            # not come back after a power cut either way), then one more try
-            _remove(tmp)
-            _remove(self.path)
-            self._write(tmp, header)
-        try:
-            os.rename(tmp, self.path)
-        except OSError:
-            _remove(tmp)
-            _remove(self.path)
-            raise
-
-    def _write(self, path, header):
-        try:
-            with open(path, "w") as f:
-                f.write(json.dumps(header))
-                f.write("\n")
-        except OSError:
-            _remove(path)  # a partial file would hold on to the room that ran out
-            raise
-
-    def append(self, obj):
-        """Appends one record line; returns the offset where it starts."""
-        with open(self.path, "a") as f:
-            f.seek(0, 2)
-            at = f.tell()
-            f.write(json.dumps(obj))
-            f.write("\n")
-        return at
-
-    def load(self):
-        """(header, offsets of the turns still in force), or (None, []) with no game. A torn
-        last line is cut off the file, so later appends start on a line of their own."""
-        try:
-            f = open(self.path)
-        except OSError:
-            return None, Offsets()
-        self.good = 0
-        with f:
-            header, offsets = replay(self._lines(f))
-            end = f.seek(0, 2)
-        if header is not None and end != self.good:
-            self._truncate(self.good)
-        return header, offsets
-
-    def _lines(self, f):
-        # yields (where, record) for each whole line; self.good: where the whole lines end
-        while True:
-            at = f.tell()
-            line = f.readline()
-            if not line or not line.endswith("\n"):
-                return
-            try:
-                obj = json.loads(line)
-            except ValueError:
-                return
-            self.good = f.tell()
-            yield at, obj
-
-    def ready(self):
-        """Nothing to prepare: littlefs erases as it writes."""
-
-    def _truncate(self, size):
-        with open(self.path) as f:
-            keep = f.read(size)
-        tmp = self.path + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(keep)
-        os.rename(tmp, self.path)
-
-    def turn(self, offset):
-        with open(self.path) as f:
-            f.seek(offset)
-            return json.loads(f.readline())
-
-
-def _remove(path):
-    try:
-        os.remove(path)
-    except OSError:
-        pass
-
-
 def replay(records):
     """(header, offsets of the turns in force) from a log's (where, record) pairs in order:
     the header first, then turns, an undo taking the last turn in force back."""
@@ -228,6 +136,7 @@ def open_store(data_dir, out):
     if found:
         from firmware.flashlog import FlashLog
         return Guarded(FlashLog(found[0]), out)
+    from firmware.gamelog import Store
     return Guarded(Store(data_dir), out)
 
 

@@ -14,7 +14,8 @@ from firmware import referee
 from firmware.console import Console
 from firmware.places import Places
 from firmware.referee import Referee
-from firmware.store import Guarded, Store
+from firmware.gamelog import Store
+from firmware.store import Guarded
 from firmware.cardmap import CardMap
 from firmware.view import View
 from firmware.hal.leds import Strip

@@ -167,10 +167,11 @@ def _deck(dst, board=None, cards=None):
 
 
 def _smallest_heap(dst, args, label, minus_wk=0.0, top=160):
-    """Tries heap sizes from `top` down in steps of 2 wK; prints the smallest from which every
-    larger size tried also finished, less what the harness keeps alive before the firmware's
-    first import (the ROMFS image the unix port holds in its heap, the harness, the stand-ins
-    for machine and neopixel: mp_game_heap.py's harness_heap), and beside it the figure less
+    """Tries heap sizes from `top` down in steps of 2 wK, the last step of 1; prints the
+    smallest from which every larger size tried also finished, less what the harness keeps
+    alive before the firmware's first import (the ROMFS image the unix port holds in its heap,
+    the harness, the stand-ins for machine, neopixel and esp32: mp_game_heap.py's
+    harness_heap), and beside it the figure less
     the image alone (`minus_wk`, the figure's earlier basis); returns the first
     (None when even `top` is too small)."""
     def ok(h):
@@ -191,8 +192,10 @@ def _smallest_heap(dst, args, label, minus_wk=0.0, top=160):
     h = top
     while h > 32 and ok(h - 2)[0]:
         h -= 2
-    print("      %s (%d turns, every turn checked against the move played): %.0fwK "
-          "(%.0fwK less the image alone: the harness and stand-ins hold %.1f); live heap at "
+    if ok(h - 1)[0]:  # to 1 wK: on a 2-wK grid the figure hung on where the grid fell
+        h -= 1
+    print("      %s (%d turns, every turn checked against the move played): %.1fwK "
+          "(%.1fwK less the image alone: the harness and stand-ins hold %.1f); live heap at "
           "the end %.1f KB on this 64-bit port" % (
               label, result["turns"], h - harness_wk, h - minus_wk, harness_wk - minus_wk,
               (result["heap_used"] - result["harness_heap"]) / 1024.0))

@@ -9,7 +9,7 @@ import gc
 import json
 import os
 
-from firmware.store import Store
+from firmware.gamelog import Store
 from firmware.cardmap import CardMap
 from firmware.hal.leds import Strip
 from firmware.avenue import referee as R

@@ -13,7 +13,8 @@
 import sys
 import json
 import vfs
-from firmware.store import Store, FORMAT
+from firmware.gamelog import Store
+from firmware.store import FORMAT
 from firmware.flashlog import FlashLog
 from host_tools.sim.nor_flash import NorFlash, SECTOR
 from shared_rules import randgame, notation

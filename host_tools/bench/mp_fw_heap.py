@@ -31,7 +31,7 @@ game = variant.load(variant.DEFAULT)
 step("the game: layout and card tables")
 from firmware.hal import scanner, calibration, mfrc522, leds, buttons, buzzer
 step("drivers (hal) modules")
-from firmware import board, places, judge, referee, store, cardmap, view, console
+from firmware import board, places, judge, referee, gamelog, cardmap, view, console
 step("referee, view, console modules")
 from firmware import app
 step("app module")
@@ -45,7 +45,7 @@ step("  Board (maps, drivers, calibration)")
 cm = cardmap.CardMap(".", game.cards.names)
 step("  CardMap (110 enrolled stickers)")
 pl = places.Places(game.lay, b.index)
-ref = referee.Referee(pl, store.Store("."), cm, lambda e: None, game)
+ref = referee.Referee(pl, gamelog.Store("."), cm, lambda e: None, game)
 step("  Places + Referee")
 v = view.View(b.leds, b.led_names, b.locations, pl, game.lay)
 b.release_names()

@@ -16,7 +16,7 @@ import json
 from shared_rules import position
 from firmware.places import Places
 from firmware.referee import Referee
-from firmware.store import Store
+from firmware.gamelog import Store
 from firmware.cardmap import CardMap
 from firmware.view import View
 from firmware.hal.leds import Strip

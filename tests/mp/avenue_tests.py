@@ -6,7 +6,7 @@ import json
 import os
 
 from simboard import check
-from firmware.store import Store
+from firmware.gamelog import Store
 from firmware.cardmap import CardMap
 from firmware.avenue import referee as R
 

@@ -8,7 +8,8 @@ from shared_rules import layout, cards as cards_mod, randgame
 from firmware.console import Console
 from firmware.places import Places
 from firmware.referee import Referee
-from firmware.store import Guarded, Store
+from firmware.gamelog import Store
+from firmware.store import Guarded
 from firmware.cardmap import CardMap
 from firmware.hal.scanner import EMPTY, UP
 from simboard import check

@@ -3,7 +3,8 @@ import os
 import json
 
 from simboard import check
-from firmware.store import Store, Offsets, CHUNK
+from firmware.gamelog import Store
+from firmware.store import Offsets, CHUNK
 
 SCRATCH = "/tmp"
 
