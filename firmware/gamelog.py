@@ -1,6 +1,10 @@
 # game.log: the game on the file system, one JSON line per record (the records: store.py), for a
 # board whose MicroPython was flashed with its own partition table (no "game" partition for the
 # journal, firmware/flashlog.py). Imported only on such a board (store.open_store).
+# Appending one line per move costs the same at move 5 and at move 1500, and a power cut can at
+# worst cut the last line short: a line that is not whole JSON is dropped on loading, so the
+# game resumes at the last completed move. A new game is written to a temporary file and
+# renamed over the old one.
 import json
 import os
 

@@ -2,10 +2,7 @@
 # own (firmware/flashlog.py); elsewhere `game.log` (firmware/gamelog.py), one JSON line per
 # record. Both hold the same records: the game's header (format, game, layout, players, seats,
 # dealer), then one per completed turn ({"seat", "card", "move"}, or {"undo": true} taking the
-# last turn back). In game.log, appending one line per move costs the same at move 5 and at
-# move 1500, and a power cut can at worst cut the last line short: a line that is not whole
-# JSON is dropped on loading, so the game resumes at the last completed move. A new game is
-# written to a temporary file and renamed over the old one.
+# last turn back).
 #
 # Turns stay on flash: the referee keeps only where each record starts (a byte per turn), and
 # reads turns back one at a time to resume, undo or export. Guarded, around either, keeps the

@@ -120,3 +120,14 @@ def test_buzzer_fault_tone_is_not_cut_short():
     for _ in range(10):
         b.buzzer.tick(10)
     check(w.buzzer[-1][2] == 0 and not b.buzzer.busy(), "still sounding: %r" % (w.buzzer[-1],))
+    # a second fault while the accept waits: the accept still follows, after both
+    b.buzzer.play("fault")
+    b.buzzer.play("accept")
+    b.buzzer.play("fault")
+    for _ in range(29):
+        b.buzzer.tick(10)
+    check(w.buzzer[-1][1] == 330, "the second fault cut short: %r" % (w.buzzer[-1],))
+    for _ in range(2):
+        b.buzzer.tick(10)
+    check(w.buzzer[-1][1] == 1760 and w.buzzer[-1][2] > 0, "the waiting accept lost: %r"
+          % (w.buzzer[-1],))

@@ -464,3 +464,28 @@ def test_guarded_flash_unreadable_at_boot_is_told_and_no_game_resumed():
     header, offsets = g.load()
     check(header is None and len(offsets) == 0, "a game from an unreadable flash")
     check([(e["what"], e["errno"]) for e in events] == [("load", 5)], "told: %r" % (events,))
+
+
+def test_referee_refuses_undo_once_the_unsaved_game_is_no_longer_whole():
+    # Agent DOG's referee over a flash that takes nothing: passes (one record each) are kept
+    # in RAM and undone; past KEEP_MAX records undo would have to replay a turn kept nowhere
+    from shared_rules import layout, cards as cards_mod
+    from firmware.places import Places
+    from firmware.referee import Referee
+    from firmware.cardmap import CardMap
+    from firmware.store import KEEP_MAX
+    from secrecy_tests import INDEX
+    events = []
+    g = Guarded(Refusing(5), events.append)
+    ref = Referee(Places(layout.load(), INDEX), g, CardMap(SCRATCH, cards_mod.load().names),
+                  events.append)
+    ref.start(2)
+    ref.phase = "await_card"  # the pieces set up (no sensors here)
+    check(ref.pass_turn() and ref.undo() and not ref.turns,
+          "a pass kept in RAM not undone: %r" % (events[-3:],))
+    ref.phase = "await_card"  # (after the undo the board would be checked: none here)
+    while len(ref.turns) <= KEEP_MAX:
+        check(ref.pass_turn(), "pass %d refused in phase %s" % (len(ref.turns), ref.phase))
+    check(not g.whole() and not ref.undo(), "undo with a turn kept nowhere")
+    check([e["what"] for e in events if e.get("event") == "fault"] == ["save", "memory"],
+          "faults %r" % ([e for e in events if e.get("event") == "fault"],))
