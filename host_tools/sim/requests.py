@@ -1,7 +1,8 @@
 # The control channel's requests (docs/board-protocols.md, section 2): which ops there are, what
 # fields each takes, and the limits, checked before anything is done, so that a refused request
 # changes nothing. The simulated devices (host_tools/sim/server.py, host_tools/virtual/) check
-# every request here before it reaches the board or the device.
+# every request here before it reaches the board or the device, against the board they
+# simulate, and pass on the request as check returns it: every location in its string form.
 
 FAULTS = ("noise", "dead_sensor", "stuck_sensor", "nfc_crc", "weak_magnet")
 CLEAR = "clear"  # fault kind that ends every fault (or the faults of one sensor) at once
@@ -12,6 +13,9 @@ MAX_PRESS_MS = 60000
 MAX_FAULT_MS = 3600000
 MAX_PATH = 256          # locations in one slide
 UID_HEX = 14            # an NTAG213 sticker: 7-byte UID
+MAX_NAME = 64           # characters of a name (a piece, location, reader or card kind)
+# faults that may name a reader in 'at' (on a board with several, that one alone)
+READER_FAULTS = ("nfc_crc", CLEAR)
 
 # op -> {field: (kind, required)}; kinds are checked by _check below
 SHAPES = {
@@ -35,8 +39,33 @@ SHAPES = {
 }
 
 
-class BadRequest(Exception):
-    pass
+class Rejected(Exception):
+    """A request answered before anything is done; `error` is the answer's kind."""
+    error = "bad_request"
+
+    def answer(self):
+        return {"ok": False, "error": self.error, "reason": str(self)}
+
+
+class BadRequest(Rejected):
+    """Malformed: an unknown op or field, a value of the wrong type or out of range."""
+
+
+class Refused(Rejected):
+    """Well formed, but naming a piece, location, reader or card kind the board does not have,
+    or a fault it cannot have."""
+    error = "refused"
+
+
+def location(field, v):
+    """The string form of a location field: a name ("12", "red:h1") as it is; a whole number,
+    as the protocol has always written track spaces (0..63), as its decimal name."""
+    if type(v) is int and 0 <= v < 10 ** MAX_NAME:  # a bool is no int here: type, not isinstance
+        return str(v)
+    if type(v) is str and 0 < len(v) <= MAX_NAME:
+        return v
+    raise BadRequest('%s must be a location: a name such as "12" or "red:h1", or a track '
+                     "space's number such as 12" % field)
 
 
 def _whole(v, lo, hi, what):
@@ -45,18 +74,19 @@ def _whole(v, lo, hi, what):
 
 
 def _check(kind, field, v):
-    if kind in ("loc", "name"):
-        if type(v) is not str or not v or len(v) > 64:
-            raise BadRequest("%s must be a name such as %s" % (
-                field, '"12" or "red:h1"' if kind == "loc" else '"red-1"'))
+    """v if it is a value of that kind (a location in its string form); else BadRequest."""
+    if kind == "loc":
+        return location(field, v)
+    if kind == "path":
+        if type(v) is not list or not v or len(v) > MAX_PATH:
+            raise BadRequest("path must list 1 to %d locations" % MAX_PATH)
+        return [location("each location of path", a) for a in v]
+    if kind == "name":
+        if type(v) is not str or not v or len(v) > MAX_NAME:
+            raise BadRequest('%s must be a name such as "red-1"' % field)
     elif kind == "bool":
         if type(v) is not bool:
             raise BadRequest("%s must be true or false" % field)
-    elif kind == "path":
-        if type(v) is not list or not v or len(v) > MAX_PATH:
-            raise BadRequest("path must list 1 to %d locations" % MAX_PATH)
-        for a in v:
-            _check("loc", "each location of path", a)
     elif kind == "uid":
         if type(v) is not str or len(v) != UID_HEX or any(c not in "0123456789abcdefABCDEF"
                                                          for c in v):
@@ -76,10 +106,12 @@ def _check(kind, field, v):
     elif kind == "command":
         if type(v) is not dict or type(v.get("op")) is not str:
             raise BadRequest("send is one console command: an object with an 'op'")
+    return v
 
 
-def check(req):
-    """The request if it is well formed; raises BadRequest saying what is wrong."""
+def _shape(req):
+    """The request's fields checked against its op's shape: a new request, locations as
+    strings."""
     if type(req) is not dict:
         raise BadRequest("a request is a JSON object with an 'op'")
     op = req.get("op")
@@ -90,10 +122,11 @@ def check(req):
         if field != "op" and field not in shape:
             raise BadRequest("%s takes %s; not %r" % (
                 op, ", ".join(sorted(shape)) if shape else "no fields", field))
+    out = {"op": op}
     for field in shape:
         kind, required = shape[field]
         if field in req:
-            _check(kind, field, req[field])
+            out[field] = _check(kind, field, req[field])
         elif required:
             raise BadRequest("%s needs the field %r" % (op, field))
     if op == "card" and ("card" in req) == ("uid" in req):
@@ -103,4 +136,69 @@ def check(req):
     if op == "fault" and req["kind"] == "weak_magnet" and "at" not in req:
         raise BadRequest("a weak_magnet fault needs 'at': the location of the piece whose "
                          "magnet weakens")
-    return req
+    return out
+
+
+def _location_of(world, field, at):
+    if at not in world.index:
+        raise Refused("%s: %s is not a location of this board (the sensors op lists them)"
+                      % (field, at))
+
+
+def _piece_of(world, piece):
+    if piece not in world.pieces:
+        raise Refused("%s is not a piece of this board; its pieces are %s" % (
+            piece, ", ".join(sorted(world.pieces))))
+
+
+def _reader_of(world, op, reader):
+    if not world.reader_names:
+        raise Refused("this board has one card reader: %s takes no reader" % op)
+    if reader not in world.reader_names:
+        raise Refused("%s is not a reader of this board; its readers are %s" % (
+            reader, ", ".join(world.reader_names)))
+
+
+def _fault_fits(world, req):
+    kind = req["kind"]
+    if kind == "weak_magnet" and not world.ranked:
+        raise Refused("weak_magnet: this board's pieces carry no rank magnets")
+    at = req.get("at")
+    if at is None:
+        return
+    if kind in READER_FAULTS and at in world.reader_names:
+        return
+    if at not in world.index:
+        raise Refused("fault: %s is neither a location nor a reader of this board" % at
+                      if kind in READER_FAULTS else
+                      "fault: %s is not a location of this board (the sensors op lists them)"
+                      % at)
+
+
+def _fits(req, world):
+    """Refused unless the board has every piece, location, reader and card kind the request
+    names: the simulated board would otherwise have to make sense of a name it lacks."""
+    op = req["op"]
+    if "piece" in req:
+        _piece_of(world, req["piece"])
+    if op == "fault":
+        _fault_fits(world, req)
+    elif "at" in req:
+        _location_of(world, "at", req["at"])
+    for at in req.get("path", ()):
+        _location_of(world, "path", at)
+    if "reader" in req:
+        _reader_of(world, op, req["reader"])
+    if "card" in req and not any(kind == req["card"] for _, kind in world.deck):
+        raise Refused("%s is not a card kind of this board's deck (the deck op lists them)"
+                      % req["card"])
+
+
+def check(req, world=None):
+    """The request if it is well formed, as a new request whose locations are all strings;
+    raises BadRequest saying what is wrong. world: the board simulated (its pieces, locations,
+    readers, deck, rank magnets): a request naming what it lacks raises Refused."""
+    out = _shape(req)
+    if world is not None:
+        _fits(out, world)
+    return out

@@ -253,11 +253,12 @@ class Sim:
 
     def request(self, req):
         """One control request (a dict) -> its answer (a dict). A malformed request is
-        answered bad_request before anything happens."""
+        answered bad_request, one naming what the board lacks refused, before anything
+        happens."""
         try:
-            requests.check(req)
-        except requests.BadRequest as e:
-            return {"ok": False, "error": "bad_request", "reason": str(e)}
+            req = requests.check(req, self.mirror)
+        except requests.Rejected as e:
+            return e.answer()
         ans = power_and_deck(self, req)
         if ans is not None:
             return ans
@@ -284,7 +285,7 @@ def variant_maps(board):
 def power_and_deck(dev, req):
     """The answer to the requests every simulated device takes the same way (power_cut,
     power_on, deck), or None for the others. dev has power_cut(), power_on() and the host's
-    copy of the world as mirror. req has passed requests.check."""
+    copy of the world as mirror. req is as requests.check returned it."""
     op = req.get("op")
     if op == "power_cut":
         return dev.power_cut()

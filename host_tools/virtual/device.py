@@ -300,11 +300,12 @@ class VirtualDevice:
         """A hand action or question about the physical board (docs/board-protocols.md,
         section 2: lift, place, flip, slide, card, card_off, press, fault, leds, world), or
         power_cut / power_on / deck. Waiting is the caller's: board time runs with the wall
-        clock. A malformed request is answered bad_request before anything happens."""
+        clock. A malformed request is answered bad_request, one naming what the board lacks
+        refused, before anything happens."""
         try:
-            requests.check(req)
-        except requests.BadRequest as e:
-            return {"ok": False, "error": "bad_request", "reason": str(e)}
+            req = requests.check(req, self.mirror)
+        except requests.Rejected as e:
+            return e.answer()
         try:
             ans = power_and_deck(self, req)
         except VirtualDeviceError as e:
