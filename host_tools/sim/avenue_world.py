@@ -22,10 +22,11 @@ def _load(folder, name):
 
 class ReaderView:
     """What one reader chip sees of the world: its own pad's tags, the shared board clock,
-    the NFC fault and the world's random numbers."""
+    the NFC faults of every reader and of its own, and the world's random numbers."""
 
-    def __init__(self, world, cs, rst):
+    def __init__(self, world, cs, rst, name):
         self.world = world
+        self.name = name
         self.pins = {"nfc": {"cs": cs, "rst": rst}}
         self.tags = []
         self.rng = world.rng
@@ -34,7 +35,7 @@ class ReaderView:
         self.world.advance_us(us)
 
     def nfc_corrupt(self):
-        return self.world.nfc_corrupt()
+        return self.world.nfc_corrupt(self.name)
 
 
 class Bus:
@@ -126,7 +127,7 @@ class AvenueWorld(W.World):
         self.views = {}
         chips = []
         for j in range(len(cs)):
-            v = ReaderView(self, cs[j], nfc["rst"])
+            v = ReaderView(self, cs[j], nfc["rst"], self.reader_names[j])
             self.views[self.reader_names[j]] = v
             chips.append(Mfrc522(v))
         self.nfc = Bus(chips)

@@ -90,6 +90,12 @@ class Control:
         except (KeyError, TypeError, ValueError) as e:
             self.reply({"ok": False, "error": "bad_request", "reason": "%s: %s" % (
                 type(e).__name__, e)})
+        except Exception as e:  # noqa: BLE001
+            # the host checks every request against the board first (requests.py), so this is
+            # a fault of the simulator; answered, it cannot unwind through the firmware, whose
+            # board call the world was serving, and stop the device as if the firmware had
+            self.reply({"ok": False, "error": "refused", "reason": "the simulated board could "
+                        "not do it: %s: %s" % (type(e).__name__, e)})
         return False
 
     def _console_answer(self):

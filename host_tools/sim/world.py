@@ -78,6 +78,10 @@ class SimError(Exception):
 
 
 class World:
+    # the pads of a board with several card readers, by name (the Agent Avenue board's); the
+    # DOG boards' one reader has none: `card` and `card_off` name no reader there
+    reader_names = ()
+
     def __init__(self, seed=1, config=None, board=None, cards=None):
         """config: the folder of the board's maps (as the firmware's config/); board: a variant
         name instead (default the Agent DOG board); cards: the deck's card table (a
@@ -334,7 +338,8 @@ class World:
     def place(self, piece, at, upside_down=False):
         p = self.pieces.get(piece)
         if p is None:
-            raise SimError("%s is not a piece (red-1 .. %s-4)" % (piece, self.colours[-1]))
+            raise SimError("%s is not a piece of this board; its pieces are %s" % (
+                piece, ", ".join(sorted(self.pieces))))
         if p[0] >= 0:
             raise SimError("%s is on %s, not in a hand: lift it first" % (piece, self.locs[p[0]]))
         i = self._loc(at)
@@ -405,7 +410,10 @@ class World:
             raise SimError("faults are %s" % ", ".join(FAULTS))
         if type(ms) is not int or ms <= 0:
             raise SimError("a fault lasts a whole number of milliseconds above 0")
-        i = -1 if kind == "nfc_crc" else self._loc(at)
+        if kind == "nfc_crc":
+            self.faults.append([kind, -1, self.clock_us + ms * 1000, self._nfc_reader(at)])
+            return
+        i = self._loc(at)
         if kind == "weak_magnet":
             # the piece standing there loses part of its field (a chipped or slipped magnet):
             # the fault goes with the piece, wherever it is put
@@ -416,8 +424,16 @@ class World:
                 raise SimError("weak_magnet: there is no piece on %s" % at)
             self.faults.append([kind, -1, self.clock_us + ms * 1000, name])
             return
-        stuck = self.last_read[i] if i >= 0 else 0
-        self.faults.append([kind, i, self.clock_us + ms * 1000, stuck])
+        self.faults.append([kind, i, self.clock_us + ms * 1000, self.last_read[i]])
+
+    def _nfc_reader(self, at):
+        """The reader an nfc_crc fault corrupts: a named one alone, or None for every reader.
+        A location is taken as no name: older tools send one, and the fault was always the
+        reader's, never a sensor's."""
+        if at is None or at in self.reader_names:
+            return at
+        self._loc(at)
+        return None
 
     def _weakened(self, name):
         for f in self.faults:
@@ -429,15 +445,18 @@ class World:
         """Ends every fault now, or only those of the sensor at `at`."""
         if at is None:
             self.faults = []
+        elif at in self.reader_names:
+            self.faults = [f for f in self.faults if not (f[0] == "nfc_crc" and f[3] == at)]
         else:
             i = self._loc(at)
             name = self.on[i]
             self.faults = [f for f in self.faults if f[1] != i and not (
                 f[0] == "weak_magnet" and f[3] == name)]
 
-    def nfc_corrupt(self):
+    def nfc_corrupt(self, reader=None):
+        """Whether an nfc_crc fault corrupts the frames of that reader (by name) now."""
         for f in self.faults:
-            if f[0] == "nfc_crc" and f[2] > self.clock_us:
+            if f[0] == "nfc_crc" and f[2] > self.clock_us and f[3] in (None, reader):
                 return True
         return False
 
