@@ -280,6 +280,7 @@ def test_the_virtual_device_checks_requests_against_its_board():
     # nothing deployed: the device is not running an application, so the hands move the host's
     # copy of the board, which must make sense of every request it is given
     from host_tools.virtual.device import VirtualDevice
+    from host_tools.virtual.link import VirtualLink
     dev = VirtualDevice(seed=2, board=AVENUE)
     try:
         ans = dev.request({"op": "place", "piece": "red-1", "at": "3"})
@@ -293,6 +294,17 @@ def test_the_virtual_device_checks_requests_against_its_board():
             ans = dev.request(req)
             assert ans["error"] == "refused" and req.get("reader", "red-1") in ans["reason"]
         assert dev.request({"op": "lift", "at": 3}) == {"ok": True, "piece": "green-pawn"}
+        # the players' link to it: its own ops (wait, console) are checked as well
+        link = VirtualLink(dev)
+        try:
+            for req in ({"op": "wait", "ms": "x"}, {"op": "wait", "ms": -5},
+                        {"op": "console", "send": "status"}):
+                assert link.request(req)["error"] == "bad_request", req
+            ans = link.request({"op": "place", "piece": "green-pawn", "at": 99})
+            assert ans["error"] == "refused" and "99" in ans["reason"], ans
+            assert link.request({"op": "place", "piece": "green-pawn", "at": 0}) == {"ok": True}
+        finally:
+            link.close()
     finally:
         dev.close()
 

@@ -5,6 +5,7 @@ import json
 import time
 
 from host_tools.device import DeviceError, SerialConsole
+from host_tools.sim import requests
 
 BOOT_S = 30  # how long a switched-on device may take to answer (a loaded machine boots slowly)
 SLACK = 1.5  # board time may lag the wall clock a little: wait a bit longer than asked
@@ -34,6 +35,11 @@ class VirtualLink:
         return lines
 
     def request(self, req):
+        # checked here too: wait and console are the link's own and never reach the device
+        try:
+            req = requests.check(req, self.dev.mirror)
+        except requests.Rejected as e:
+            return e.answer()
         op = req.get("op")
         if op == "wait":
             time.sleep(req["ms"] / 1000.0 * SLACK)
