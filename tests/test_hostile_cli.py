@@ -212,23 +212,40 @@ def test_flash_to_something_that_is_not_a_serial_port(tmp_path):
     one_line_failure(code, out, err, FAILED, "/dev/null is not a serial port")
 
 
+# what to do next, as the README says: MicroPython 1.29's ESP32_GENERIC .bin, and where it is
+GET_FIRMWARE = ("MicroPython 1.29's ESP32_GENERIC build (the .bin from "
+                "micropython.org/download/ESP32_GENERIC) and name it with --firmware")
+
+
 @pytest.mark.parametrize("what,says", [
     ("folder", "is a folder, not a firmware file"),
     ("", "--firmware is empty"),
     ("missing.bin", "does not exist"),
-    ("text", "not an ESP firmware image"),
+    ("text", "not an ESP firmware image (no 0xE9 header)"),
+    ("empty", "not an ESP firmware image (no 0xE9 header)"),
+    ("unknown chip", "is built for an unknown chip (image chip id 999)"),
+    ("no partition table", "no partition table where ESP-IDF puts it"),
 ])
-def test_flash_refuses_what_is_not_a_firmware_file(tmp_path, what, says):
+def test_flash_refuses_what_is_not_a_firmware_file_and_says_what_to_flash(tmp_path, what,
+                                                                          says):
+    path = str(tmp_path / "fw.bin")
     if what == "folder":
         path = str(tmp_path)
     elif what == "text":
-        path = str(tmp_path / "notes.txt")
         with open(path, "w") as f:
             f.write("not firmware\n" * 10)
+    elif what == "empty":
+        open(path, "wb").close()
+    elif what == "unknown chip":
+        esp_image(path, 999)
+    elif what == "no partition table":  # an ESP32 image, but not MicroPython's download
+        esp_image(path, 0, table=b"\xff" * 0xC00)
     else:
         path = str(tmp_path / what) if what else ""
+    before = snapshot(path)
     one_line_failure(*run("flash", "--firmware", path, "--port", "/dev/ttyUSB97"), FAILED,
-                     says)
+                     says, "download " + GET_FIRMWARE)
+    assert snapshot(path) == before
 
 
 @pytest.mark.parametrize("args,says", [
