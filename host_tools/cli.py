@@ -5,7 +5,10 @@ Each command says what it does; failures are one line on stderr and a non-zero e
 import argparse
 import json
 import os
+import shutil
+import signal
 import sys
+import tempfile
 
 from host_tools import cliargs
 
@@ -20,6 +23,29 @@ def fail(msg, code=EXIT_FAIL):
     # one line, whatever a library put in the message
     sys.stderr.write("agentboard: %s\n" % " ".join(str(msg).split()))
     return code
+
+
+class Interrupts:
+    """Ctrl-C (SIGINT) raises KeyboardInterrupt, as Python's own handler does, and is
+    remembered: a command that ends quietly on it (the page's server returns 0) still exits
+    130 with its line."""
+
+    def __init__(self):
+        self.seen = False
+        self.said = False
+
+    def __call__(self, signum, frame):
+        self.seen = True
+        raise KeyboardInterrupt
+
+
+INTERRUPTS = Interrupts()
+
+
+def interrupted(msg="interrupted"):
+    """Ctrl-C's one line on stderr, and its exit code."""
+    INTERRUPTS.said = True
+    return fail(msg, EXIT_INTERRUPTED)
 
 
 class Parser(argparse.ArgumentParser):
@@ -38,8 +64,8 @@ def cmd_flash(args):
     except FlashError as e:
         return fail(str(e))
     except KeyboardInterrupt:
-        return fail("interrupted: the board may hold half a firmware now; run flash again "
-                    "before using it", EXIT_INTERRUPTED)
+        return interrupted("interrupted: the board may hold half a firmware now; run flash "
+                           "again before using it")
     print("agentboard: MicroPython is on the %s; next: agentboard deploy" % chip)
     return 0
 
@@ -60,9 +86,8 @@ def cmd_deploy(args):
     except (DeployError, FlashError) as e:
         return fail(str(e))
     except KeyboardInterrupt:
-        return fail("interrupted: the board still boots the build it had, or the new one "
-                    "whole (a deploy is committed in one step); run deploy again",
-                    EXIT_INTERRUPTED)
+        return interrupted("interrupted: the board runs the build it had, or the new one whole "
+                           "(a deploy is committed in one step); run deploy again")
     print("agentboard: deployed build %s in %.1f s (%d files copied, %d removed)" % (
         result["version"], result["seconds"], result["copied"], result["removed"]))
     return 0
@@ -86,16 +111,20 @@ def cmd_enrol(args):
     if con is None:
         return code
     done = []
+    stopped = False
     try:
         run(con, _say, _ask, card=args.card, count=args.count, enrolled=done)
     except DeviceError as e:
         return fail(str(e))
     except KeyboardInterrupt:
-        pass  # Ctrl-C is how an open-ended enrolment ends
+        stopped = True  # how an open-ended enrolment ends: what was enrolled is kept
     finally:
         con.close()
     n = len(done)
-    print("agentboard: enrolled %d sticker%s" % (n, "" if n == 1 else "s"))
+    print("agentboard: enrolled %d sticker%s" % (n, "" if n == 1 else "s"), flush=True)
+    if stopped:
+        return interrupted("interrupted: the stickers enrolled before it are stored on the "
+                           "board")
     return 0
 
 
@@ -112,16 +141,14 @@ def cmd_calibrate(args):
     except NoAnswer as e:
         return fail(str(e))
     except KeyboardInterrupt:
-        return fail("interrupted: what was measured before is stored", EXIT_INTERRUPTED)
+        return interrupted("interrupted: what was measured before is stored")
     finally:
         con.close()
 
 
 def cmd_virtual(args):
-    from host_tools.sim.server import serve_lines
     from host_tools.sim.server import SimError, board_and_cards
     from host_tools.sim import worlds
-    from host_tools.virtual.device import VirtualDevice, VirtualDeviceError
     own, why = own_board(args.game, args.board)
     if why:
         return fail("virtual: %s" % why, EXIT_USAGE)
@@ -131,21 +158,33 @@ def cmd_virtual(args):
             args.board, args.game)
     except SimError as e:
         return fail("virtual: %s" % e, EXIT_USAGE)
+    # a flash of its own unless one is named: it goes with the device
+    flash = args.flash or tempfile.mkdtemp(prefix="agentboard-vflash-")
     try:
-        dev = VirtualDevice(flash=args.flash, seed=args.seed, port=args.port, board=board,
+        return _run_virtual(flash, board, cards, args)
+    except KeyboardInterrupt:
+        return interrupted("interrupted: the virtual device is switched off")
+    finally:
+        if not args.flash:
+            shutil.rmtree(flash, ignore_errors=True)
+
+
+def _run_virtual(flash, board, cards, args):
+    from host_tools.sim.server import serve_lines
+    from host_tools.virtual.device import VirtualDevice, VirtualDeviceError
+    try:
+        dev = VirtualDevice(flash=flash, seed=args.seed, port=args.port, board=board,
                             cards=cards)
     except (VirtualDeviceError, OSError) as e:
         return fail("cannot start the virtual device: %s" % (
             e.strerror if isinstance(e, OSError) and e.strerror else e))
-    print("agentboard: virtual device on %s (flash: %s)" % (dev.url, dev.flash), flush=True)
-    print("agentboard: try `agentboard deploy --port %s%s`, `mpremote connect %s resume`; "
-          "hand actions as JSON lines here (docs/board-protocols.md, section 2)"
-          % (dev.url, " --board " + board if board else "", dev.url),
-          flush=True)
     try:
+        print("agentboard: virtual device on %s (flash: %s%s)" % (
+            dev.url, flash, "" if args.flash else ", removed when it stops"), flush=True)
+        print("agentboard: try `agentboard deploy --port %s%s`, `mpremote connect %s resume`; "
+              "hand actions as JSON lines here (docs/board-protocols.md, section 2)"
+              % (dev.url, " --board " + board if board else "", dev.url), flush=True)
         serve_lines(dev.request, sys.stdin.buffer, sys.stdout)
-    except KeyboardInterrupt:
-        pass
     finally:
         dev.close()
     return 0
@@ -242,7 +281,7 @@ def cmd_monitor(args):
     except DeviceError as e:
         return fail(str(e))
     except KeyboardInterrupt:
-        pass
+        return interrupted()  # how a person stops watching: the board goes on
     finally:
         con.close()
     return 0
@@ -457,7 +496,8 @@ def parser():
     p.add_argument("--port", type=cliargs.tcp_port, default=0,
                    help="TCP port on 127.0.0.1 (default: any)")
     p.add_argument("--flash", type=cliargs.folder,
-                   help="folder that keeps the device's files (default: a new one)")
+                   help="folder that keeps the device's files (default: a new one, removed "
+                   "when the device stops)")
     p.add_argument("--seed", type=cliargs.whole_number, default=1)
     p.add_argument("--game", choices=page_games(), help="the game whose deck the device's "
                    "stickers are (default: the board's first game)")
@@ -478,6 +518,21 @@ def _quiet_stdout():
 
 
 def main(argv=None):
+    INTERRUPTS.seen = INTERRUPTS.said = False
+    try:
+        before = signal.signal(signal.SIGINT, INTERRUPTS)
+    except ValueError:  # not the main thread (a test's): Python's own handler stays
+        before = None
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # while the command line is read
+        return interrupted()
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
+
+
+def _main(argv):
     ap = parser()
     args, extra = ap.parse_known_args(argv)
     command = getattr(args, "command", None)
@@ -488,12 +543,15 @@ def main(argv=None):
     if not getattr(args, "run", None):
         ap.print_help()  # asked for nothing: what there is to ask for
         return 0
+    return _run(args)
+
+
+def _run(args):
     try:
         code = args.run(args)
         sys.stdout.flush()
-        return code
     except KeyboardInterrupt:
-        return fail("interrupted", EXIT_INTERRUPTED)
+        return interrupted()
     except BrokenPipeError:
         _quiet_stdout()
         return EXIT_PIPE_CLOSED
@@ -503,6 +561,9 @@ def main(argv=None):
         return fail("unexpected error, a bug in agentboard (%s: %s); please report it with "
                     "the command you ran (%s=1 shows where it happened)"
                     % (type(e).__name__, e, DEBUG_ENV))
+    if INTERRUPTS.seen and not INTERRUPTS.said and code in (0, EXIT_INTERRUPTED):
+        return interrupted()  # a command that ended quietly on Ctrl-C (the page's server)
+    return code
 
 
 if __name__ == "__main__":
