@@ -299,40 +299,28 @@ def cmd_replay(args):
 
 
 def cmd_sim(args):
-    if args.headless and args.demo:
-        return fail("sim: --demo and --headless are two ways to run it: give one", EXIT_USAGE)
-    if args.players is not None and not args.demo:
-        return fail("sim: --players is for --demo (on the page, the board's own menu chooses)",
-                    EXIT_USAGE)
-    if args.port is not None and (args.headless or args.demo):
-        return fail("sim: --port is the page's port: it does not apply to --%s"
-                    % ("demo" if args.demo else "headless"), EXIT_USAGE)
-    if args.flash and args.demo:
-        return fail("sim: --demo plays on a fresh board: --flash does not apply", EXIT_USAGE)
-    chosen = (["--game", args.game] if args.game else []) + (
-        ["--board", args.board] if args.board else [])
-    own, why = own_board(args.game, args.board)
-    if why:
-        return fail("sim: %s" % why, EXIT_USAGE)
-    if (args.headless or args.demo) and own is None:
+    why = _sim_refusal(args)
+    own = None
+    if why is None:
+        own, why = own_board(args.game, args.board)
+    if why is None:
+        why = _mode_refusal(args, own)
+    if why is None and (args.headless or args.demo) and own is None:
         from host_tools.sim.server import SimError, board_and_cards
         try:
             board_and_cards(args.board, args.game, args.players if args.demo else None)
         except SimError as e:
-            return fail("sim: %s" % e, EXIT_USAGE)
+            why = str(e)
+    if why is not None:
+        return fail("sim: %s" % why, EXIT_USAGE)
+    chosen = (["--game", args.game] if args.game else []) + (
+        ["--board", args.board] if args.board else [])
     if args.headless:
         from host_tools.sim.__main__ import main as headless
         return headless(["--seed", str(args.seed)] + (["--flash", args.flash] if args.flash
                                                       else []) + chosen)
     if args.demo and own is not None:
-        # a game on a board of its own has a demo of its own (make sim GAME=...)
-        module, counts = OWN_BOARD_DEMOS[own]
-        players = args.players or counts[0]
-        if players not in counts:
-            return fail("sim: %s is played by %s players, not %d" % (
-                own, ", ".join(str(n) for n in counts), players), EXIT_USAGE)
-        demo = __import__(module, fromlist=["main"]).main
-        return demo(["--players", str(players), "--seed", str(args.seed)])
+        return _own_board_demo(own, args)
     if args.demo:
         from host_tools.sim.demo import main as demo
         return demo(["--players", str(args.players or 4), "--seed", str(args.seed)] + chosen)
@@ -341,6 +329,42 @@ def cmd_sim(args):
                                                      else args.port)]
                + (["--flash", args.flash] if args.flash else [])
                + (["--no-browser"] if args.no_browser else []) + chosen)
+
+
+def _sim_refusal(args):
+    """Why `sim`'s options do not go together, or None."""
+    if args.headless and args.demo:
+        return "--demo and --headless are two ways to run it: give one"
+    for option, value in (("--players", args.players), ("--mode", args.mode)):
+        if value is not None and not args.demo:
+            return "%s is for --demo (on the page, the board's own menu chooses)" % option
+    if args.port is not None and (args.headless or args.demo):
+        return "--port is the page's port: it does not apply to --%s" % (
+            "demo" if args.demo else "headless")
+    if args.flash and args.demo:
+        return "--demo plays on a fresh board: --flash does not apply"
+    return None
+
+
+def _mode_refusal(args, own):
+    """Why --mode does not go with the demo's game (a DOG game has no modes), or None."""
+    if args.mode is None or own is not None:
+        return None
+    from shared_rules import variant
+    return "%s has no modes: --mode is for %s" % (
+        args.game or variant.DEFAULT, ", ".join(sorted(OWN_BOARD_DEMOS)))
+
+
+def _own_board_demo(own, args):
+    # a game on a board of its own has a demo of its own (make sim GAME=... MODE=...)
+    module, counts, mode = OWN_BOARD_DEMOS[own]
+    players = args.players or counts[0]
+    if players not in counts:
+        return fail("sim: %s is played by %s players, not %d" % (
+            own, ", ".join(str(n) for n in counts), players), EXIT_USAGE)
+    demo = __import__(module, fromlist=["main"]).main
+    return demo(["--players", str(players), "--seed", str(args.seed),
+                 "--mode", args.mode or mode])
 
 
 def sim_games():
@@ -353,8 +377,15 @@ def sim_boards():
     return BOARDS
 
 
-# games played on a board of their own (host_tools/sim/worlds.py): their demo, player counts
-OWN_BOARD_DEMOS = {"agent-avenue": ("host_tools.sim.avenue_demo", (2, 3, 4))}
+# games played on a board of their own (host_tools/sim/worlds.py): their demo, its player
+# counts and the mode it plays when --mode is not given (as `make sim GAME=agent-avenue`)
+OWN_BOARD_DEMOS = {"agent-avenue": ("host_tools.sim.avenue_demo", (2, 3, 4), "advanced")}
+
+
+def game_modes():
+    """--mode's choices: the modes of the games that have them (Agent Avenue's rules)."""
+    from shared_rules.avenue.position import MODES
+    return MODES
 
 
 def own_board(game, board):
@@ -478,6 +509,8 @@ def parser():
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--players", type=int, choices=(2, 3, 4, 5, 6), help="players of --demo "
                    "(default: 4; agent-avenue: 2)")
+    p.add_argument("--mode", choices=game_modes(), help="the mode --demo plays, for a game that "
+                   "has modes (agent-avenue; default: advanced)")
     p.add_argument("--game", choices=page_games(), help="the game (default: agent-dog; its "
                    "deck is the simulator's)")
     p.add_argument("--board", choices=page_boards(), help="the board variant (default: the one "

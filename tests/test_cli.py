@@ -6,6 +6,7 @@ import os
 import pty
 import struct
 import subprocess
+import sys
 
 import pytest
 
@@ -66,6 +67,30 @@ def test_every_command_explains_itself():
         assert name in out
         code, out2, _ = run(name, "--help")
         assert code == 0 and "usage: agentboard " + name in out2
+
+
+def demo_lines(out):
+    # the game as printed, without the line that says how long it took
+    return [line for line in out.splitlines() if " decisions in " not in line]
+
+
+@pytest.mark.micropython
+@pytest.mark.parametrize("mode", ["simple", "advanced", None])
+def test_sim_demo_of_agent_avenue_plays_the_mode_asked_as_make_sim_does(mode):
+    asked = ["--mode", mode] if mode else []
+    code, out, err = run("sim", "--demo", "--game", "agent-avenue", "--seed", "3", *asked)
+    assert code == 0, err
+    lines = demo_lines(out)
+    assert lines[0].startswith("Agent Avenue on the simulated board: %s mode, 2 players"
+                               % (mode or "advanced"))  # the demo's own default
+    if mode == "simple":  # the simple side of the board has no black market (RULES.md)
+        assert not [line for line in lines if "black market" in line or "offer" in line]
+    # the same game as `make sim GAME=agent-avenue MODE=...` plays
+    made = subprocess.run([sys.executable, "-m", "host_tools.sim.avenue_demo", "--players",
+                           "2", "--seed", "3", "--mode", mode or "advanced"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert made.returncode == 0, made.stderr
+    assert lines == demo_lines(made.stdout)
 
 
 def test_firmware_checks(tmp_path):
