@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 
@@ -17,6 +18,7 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # the shell's code for a program ended by Ctrl-C
 EXIT_PIPE_CLOSED = 141  # the shell's code for a program whose output pipe was closed
 DEBUG_ENV = "AGENTBOARD_DEBUG"  # set to 1 to see the traceback of an unexpected error
+TOOL_TIMEOUT_S = 30  # a console tool asked its version (a loaded machine starts it slowly)
 
 
 def fail(msg, code=EXIT_FAIL):
@@ -420,6 +422,76 @@ def deploy_boards():
     return boards()
 
 
+# the unix port's version and build, said by itself: (1, 29, 0, 'preview') and sys.version's
+# "3.4.0; MicroPython 9458e3a23f on 2026-07-05" -> 1.29.0-preview (9458e3a23f on 2026-07-05)
+UNIX_PORT_VERSION = ("import sys; v = sys.implementation.version; "
+                     "print('.'.join(str(x) for x in v[:3]) + ''.join('-' + str(x) for x in "
+                     "v[3:] if x), '(%s)' % sys.version.split('MicroPython ', 1)[-1])")
+
+
+def version_lines():
+    """What `agentboard --version` says, one line per item, and the problems met (an item
+    that cannot be told says why on its line)."""
+    from importlib import metadata
+    from host_tools import deploy, paths
+    lines, problems = [], []
+
+    def item(what, get):
+        try:
+            lines.append(what % get())
+        except (deploy.DeployError, paths.ToolMissing, OSError, ValueError,
+                subprocess.SubprocessError, metadata.PackageNotFoundError) as e:
+            why = " ".join(str(e).split()) or type(e).__name__
+            lines.append(what % ("unknown (%s)" % why))
+            problems.append(why)
+
+    item("agentboard %s", lambda: metadata.version("agentboard"))
+    item("firmware build %s", _deployed_builds)
+    item("MicroPython %s", _unix_port_version)
+    item("mpy-cross %s", _mpy_cross_version)
+    return lines, problems
+
+
+def _deployed_builds():
+    """The build deploy writes to version.json for each board variant, the default first."""
+    from host_tools import deploy
+    cc = deploy.Compiler()
+    builds = dict((b, json.loads(deploy.build(compiler=cc, board=b)["version.json"])["version"])
+                  for b in deploy.boards())
+    default = deploy.DEFAULT_BOARD
+    return "%s (deployed to the default board, %s; %s)" % (
+        builds[default], default, ", ".join("--board %s: %s" % (b, v)
+                                             for b, v in sorted(builds.items()) if b != default))
+
+
+def _unix_port_version():
+    from host_tools import paths
+    exe = paths.tool("micropython")
+    out = subprocess.run([exe, "-c", UNIX_PORT_VERSION], capture_output=True, text=True,
+                         check=True, timeout=TOOL_TIMEOUT_S).stdout.strip()
+    return "%s, the unix port (%s)" % (out, exe)
+
+
+def _mpy_cross_version():
+    from host_tools import deploy
+    cc = deploy.Compiler()
+    version, mpy = cc.versions()
+    return "%s, writing .mpy v%d.%d (%s)" % (".".join(str(x) for x in version), mpy[0], mpy[1],
+                                            cc.exe)
+
+
+class ShowVersions(argparse.Action):
+    """--version: the lines of version_lines(), then exit (1 when an item is unknown)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        lines, problems = version_lines()
+        print("\n".join(lines), flush=True)
+        parser.exit(fail("cannot tell every version: %s" % problems[0]) if problems else 0)
+
+
 PAGE_PORT = 8765
 PORT_HELP = ("serial port of the board, or socket://127.0.0.1:PORT for a virtual one "
              "(default: the one ESP32 board on USB)")
@@ -427,8 +499,22 @@ PORT_HELP = ("serial port of the board, or socket://127.0.0.1:PORT for a virtual
 
 def parser():
     ap = Parser(prog="agentboard", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--version", action=ShowVersions, help="the versions of agentboard, of the "
+                    "firmware build it deploys and of its MicroPython tools, one a line")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    _board_commands(sub)
+    _console_commands(sub)
+    p = sub.add_parser("replay", help="step through an exported game record",
+                       description="Replays a game record (agentboard-record/1) through the "
+                       "rules core and prints every turn and its effects.")
+    p.add_argument("record", help="the record file (agentboard export -o FILE)")
+    p.set_defaults(run=cmd_replay)
+    _simulator_commands(sub)
+    return ap
 
+
+def _board_commands(sub):
+    """flash and deploy: what goes onto a board."""
     p = sub.add_parser("flash", help="write MicroPython to an ESP32 (esptool)",
                        description="Writes MicroPython's ESP32_GENERIC build to a board: finds "
                        "the port, checks the firmware is built for the chip on it, erases, "
@@ -457,6 +543,9 @@ def parser():
                    "(default: agent-dog-4)")
     p.set_defaults(run=cmd_deploy)
 
+
+def _console_commands(sub):
+    """The commands that talk to the firmware's console, on a board or a simulated one."""
     for name, helptext, run in (
             ("export", "save the board's game record (it reveals the undercover history)",
              cmd_export),
@@ -488,12 +577,9 @@ def parser():
                            help="only draw the sensors as they are now; measure nothing")
         p.set_defaults(run=run)
 
-    p = sub.add_parser("replay", help="step through an exported game record",
-                       description="Replays a game record (agentboard-record/1) through the "
-                       "rules core and prints every turn and its effects.")
-    p.add_argument("record", help="the record file (agentboard export -o FILE)")
-    p.set_defaults(run=cmd_replay)
 
+def _simulator_commands(sub):
+    """sim and virtual: the simulated board, in a page, a terminal or behind a socket."""
     p = sub.add_parser("sim", help="the simulated board running the real firmware, in a "
                        "browser page",
                        description="Boots the real firmware on the MicroPython unix port "
@@ -538,7 +624,6 @@ def parser():
                    "the game's smallest board, or the Agent DOG board); deploy it with "
                    "--board too")
     p.set_defaults(run=cmd_virtual)
-    return ap
 
 
 def _quiet_stdout():
@@ -558,7 +643,7 @@ def main(argv=None):
         before = None
     try:
         return _main(argv)
-    except KeyboardInterrupt:  # while the command line is read
+    except KeyboardInterrupt:  # while the command line is read (--version builds)
         return interrupted()
     finally:
         if before is not None:

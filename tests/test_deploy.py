@@ -101,6 +101,13 @@ def test_deploy_checks_versions_copies_everything_and_the_board_boots_it(board, 
     board.request({"op": "power_on"})
 
 
+def test_version_names_the_build_deploy_put_on_the_board(board, build):
+    code, out, err = run("--version")
+    assert code == 0, err
+    firmware = out.splitlines()[1]
+    assert firmware.startswith("firmware build %s " % status(board)["version"])
+
+
 def test_redeploy_copies_only_what_changed(board, build):
     logs = []
     res = dp.deploy(board.url, log=logs.append, files=build)
