@@ -5,7 +5,11 @@ Each command says what it does; failures are one line on stderr and a non-zero e
 import argparse
 import json
 import os
+import shutil
+import signal
+import subprocess
 import sys
+import tempfile
 
 from host_tools import cliargs
 
@@ -14,12 +18,36 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # the shell's code for a program ended by Ctrl-C
 EXIT_PIPE_CLOSED = 141  # the shell's code for a program whose output pipe was closed
 DEBUG_ENV = "AGENTBOARD_DEBUG"  # set to 1 to see the traceback of an unexpected error
+TOOL_TIMEOUT_S = 30  # a console tool asked its version (a loaded machine starts it slowly)
 
 
 def fail(msg, code=EXIT_FAIL):
     # one line, whatever a library put in the message
     sys.stderr.write("agentboard: %s\n" % " ".join(str(msg).split()))
     return code
+
+
+class Interrupts:
+    """Ctrl-C (SIGINT) raises KeyboardInterrupt, as Python's own handler does, and is
+    remembered: a command that ends quietly on it (the page's server returns 0) still exits
+    130 with its line."""
+
+    def __init__(self):
+        self.seen = False
+        self.said = False
+
+    def __call__(self, signum, frame):
+        self.seen = True
+        raise KeyboardInterrupt
+
+
+INTERRUPTS = Interrupts()
+
+
+def interrupted(msg="interrupted"):
+    """Ctrl-C's one line on stderr, and its exit code."""
+    INTERRUPTS.said = True
+    return fail(msg, EXIT_INTERRUPTED)
 
 
 class Parser(argparse.ArgumentParser):
@@ -38,8 +66,8 @@ def cmd_flash(args):
     except FlashError as e:
         return fail(str(e))
     except KeyboardInterrupt:
-        return fail("interrupted: the board may hold half a firmware now; run flash again "
-                    "before using it", EXIT_INTERRUPTED)
+        return interrupted("interrupted: the board may hold half a firmware now; run flash "
+                           "again before using it")
     print("agentboard: MicroPython is on the %s; next: agentboard deploy" % chip)
     return 0
 
@@ -60,9 +88,8 @@ def cmd_deploy(args):
     except (DeployError, FlashError) as e:
         return fail(str(e))
     except KeyboardInterrupt:
-        return fail("interrupted: the board still boots the build it had, or the new one "
-                    "whole (a deploy is committed in one step); run deploy again",
-                    EXIT_INTERRUPTED)
+        return interrupted("interrupted: the board runs the build it had, or the new one whole "
+                           "(a deploy is committed in one step); run deploy again")
     print("agentboard: deployed build %s in %.1f s (%d files copied, %d removed)" % (
         result["version"], result["seconds"], result["copied"], result["removed"]))
     return 0
@@ -86,16 +113,20 @@ def cmd_enrol(args):
     if con is None:
         return code
     done = []
+    stopped = False
     try:
         run(con, _say, _ask, card=args.card, count=args.count, enrolled=done)
     except DeviceError as e:
         return fail(str(e))
     except KeyboardInterrupt:
-        pass  # Ctrl-C is how an open-ended enrolment ends
+        stopped = True  # how an open-ended enrolment ends: what was enrolled is kept
     finally:
         con.close()
     n = len(done)
-    print("agentboard: enrolled %d sticker%s" % (n, "" if n == 1 else "s"))
+    print("agentboard: enrolled %d sticker%s" % (n, "" if n == 1 else "s"), flush=True)
+    if stopped:
+        return interrupted("interrupted: the stickers enrolled before it are stored on the "
+                           "board")
     return 0
 
 
@@ -112,16 +143,14 @@ def cmd_calibrate(args):
     except NoAnswer as e:
         return fail(str(e))
     except KeyboardInterrupt:
-        return fail("interrupted: what was measured before is stored", EXIT_INTERRUPTED)
+        return interrupted("interrupted: what was measured before is stored")
     finally:
         con.close()
 
 
 def cmd_virtual(args):
-    from host_tools.sim.server import serve_lines
     from host_tools.sim.server import SimError, board_and_cards
     from host_tools.sim import worlds
-    from host_tools.virtual.device import VirtualDevice, VirtualDeviceError
     own, why = own_board(args.game, args.board)
     if why:
         return fail("virtual: %s" % why, EXIT_USAGE)
@@ -131,21 +160,33 @@ def cmd_virtual(args):
             args.board, args.game)
     except SimError as e:
         return fail("virtual: %s" % e, EXIT_USAGE)
+    # a flash of its own unless one is named: it goes with the device
+    flash = args.flash or tempfile.mkdtemp(prefix="agentboard-vflash-")
     try:
-        dev = VirtualDevice(flash=args.flash, seed=args.seed, port=args.port, board=board,
+        return _run_virtual(flash, board, cards, args)
+    except KeyboardInterrupt:
+        return interrupted("interrupted: the virtual device is switched off")
+    finally:
+        if not args.flash:
+            shutil.rmtree(flash, ignore_errors=True)
+
+
+def _run_virtual(flash, board, cards, args):
+    from host_tools.sim.server import serve_lines
+    from host_tools.virtual.device import VirtualDevice, VirtualDeviceError
+    try:
+        dev = VirtualDevice(flash=flash, seed=args.seed, port=args.port, board=board,
                             cards=cards)
     except (VirtualDeviceError, OSError) as e:
         return fail("cannot start the virtual device: %s" % (
             e.strerror if isinstance(e, OSError) and e.strerror else e))
-    print("agentboard: virtual device on %s (flash: %s)" % (dev.url, dev.flash), flush=True)
-    print("agentboard: try `agentboard deploy --port %s%s`, `mpremote connect %s resume`; "
-          "hand actions as JSON lines here (docs/board-protocols.md, section 2)"
-          % (dev.url, " --board " + board if board else "", dev.url),
-          flush=True)
     try:
+        print("agentboard: virtual device on %s (flash: %s%s)" % (
+            dev.url, flash, "" if args.flash else ", removed when it stops"), flush=True)
+        print("agentboard: try `agentboard deploy --port %s%s`, `mpremote connect %s resume`; "
+              "hand actions as JSON lines here (docs/board-protocols.md, section 2)"
+              % (dev.url, " --board " + board if board else "", dev.url), flush=True)
         serve_lines(dev.request, sys.stdin.buffer, sys.stdout)
-    except KeyboardInterrupt:
-        pass
     finally:
         dev.close()
     return 0
@@ -242,7 +283,7 @@ def cmd_monitor(args):
     except DeviceError as e:
         return fail(str(e))
     except KeyboardInterrupt:
-        pass
+        return interrupted()  # how a person stops watching: the board goes on
     finally:
         con.close()
     return 0
@@ -260,40 +301,28 @@ def cmd_replay(args):
 
 
 def cmd_sim(args):
-    if args.headless and args.demo:
-        return fail("sim: --demo and --headless are two ways to run it: give one", EXIT_USAGE)
-    if args.players is not None and not args.demo:
-        return fail("sim: --players is for --demo (on the page, the board's own menu chooses)",
-                    EXIT_USAGE)
-    if args.port is not None and (args.headless or args.demo):
-        return fail("sim: --port is the page's port: it does not apply to --%s"
-                    % ("demo" if args.demo else "headless"), EXIT_USAGE)
-    if args.flash and args.demo:
-        return fail("sim: --demo plays on a fresh board: --flash does not apply", EXIT_USAGE)
-    chosen = (["--game", args.game] if args.game else []) + (
-        ["--board", args.board] if args.board else [])
-    own, why = own_board(args.game, args.board)
-    if why:
-        return fail("sim: %s" % why, EXIT_USAGE)
-    if (args.headless or args.demo) and own is None:
+    why = _sim_refusal(args)
+    own = None
+    if why is None:
+        own, why = own_board(args.game, args.board)
+    if why is None:
+        why = _mode_refusal(args, own)
+    if why is None and (args.headless or args.demo) and own is None:
         from host_tools.sim.server import SimError, board_and_cards
         try:
             board_and_cards(args.board, args.game, args.players if args.demo else None)
         except SimError as e:
-            return fail("sim: %s" % e, EXIT_USAGE)
+            why = str(e)
+    if why is not None:
+        return fail("sim: %s" % why, EXIT_USAGE)
+    chosen = (["--game", args.game] if args.game else []) + (
+        ["--board", args.board] if args.board else [])
     if args.headless:
         from host_tools.sim.__main__ import main as headless
         return headless(["--seed", str(args.seed)] + (["--flash", args.flash] if args.flash
                                                       else []) + chosen)
     if args.demo and own is not None:
-        # a game on a board of its own has a demo of its own (make sim GAME=...)
-        module, counts = OWN_BOARD_DEMOS[own]
-        players = args.players or counts[0]
-        if players not in counts:
-            return fail("sim: %s is played by %s players, not %d" % (
-                own, ", ".join(str(n) for n in counts), players), EXIT_USAGE)
-        demo = __import__(module, fromlist=["main"]).main
-        return demo(["--players", str(players), "--seed", str(args.seed)])
+        return _own_board_demo(own, args)
     if args.demo:
         from host_tools.sim.demo import main as demo
         return demo(["--players", str(args.players or 4), "--seed", str(args.seed)] + chosen)
@@ -302,6 +331,42 @@ def cmd_sim(args):
                                                      else args.port)]
                + (["--flash", args.flash] if args.flash else [])
                + (["--no-browser"] if args.no_browser else []) + chosen)
+
+
+def _sim_refusal(args):
+    """Why `sim`'s options do not go together, or None."""
+    if args.headless and args.demo:
+        return "--demo and --headless are two ways to run it: give one"
+    for option, value in (("--players", args.players), ("--mode", args.mode)):
+        if value is not None and not args.demo:
+            return "%s is for --demo (on the page, the board's own menu chooses)" % option
+    if args.port is not None and (args.headless or args.demo):
+        return "--port is the page's port: it does not apply to --%s" % (
+            "demo" if args.demo else "headless")
+    if args.flash and args.demo:
+        return "--demo plays on a fresh board: --flash does not apply"
+    return None
+
+
+def _mode_refusal(args, own):
+    """Why --mode does not go with the demo's game (a DOG game has no modes), or None."""
+    if args.mode is None or own is not None:
+        return None
+    from shared_rules import variant
+    return "%s has no modes: --mode is for %s" % (
+        args.game or variant.DEFAULT, ", ".join(sorted(OWN_BOARD_DEMOS)))
+
+
+def _own_board_demo(own, args):
+    # a game on a board of its own has a demo of its own (make sim GAME=... MODE=...)
+    module, counts, mode = OWN_BOARD_DEMOS[own]
+    players = args.players or counts[0]
+    if players not in counts:
+        return fail("sim: %s is played by %s players, not %d" % (
+            own, ", ".join(str(n) for n in counts), players), EXIT_USAGE)
+    demo = __import__(module, fromlist=["main"]).main
+    return demo(["--players", str(players), "--seed", str(args.seed),
+                 "--mode", args.mode or mode])
 
 
 def sim_games():
@@ -314,8 +379,15 @@ def sim_boards():
     return BOARDS
 
 
-# games played on a board of their own (host_tools/sim/worlds.py): their demo, player counts
-OWN_BOARD_DEMOS = {"agent-avenue": ("host_tools.sim.avenue_demo", (2, 3, 4))}
+# games played on a board of their own (host_tools/sim/worlds.py): their demo, its player
+# counts and the mode it plays when --mode is not given (as `make sim GAME=agent-avenue`)
+OWN_BOARD_DEMOS = {"agent-avenue": ("host_tools.sim.avenue_demo", (2, 3, 4), "advanced")}
+
+
+def game_modes():
+    """--mode's choices: the modes of the games that have them (Agent Avenue's rules)."""
+    from shared_rules.avenue.position import MODES
+    return MODES
 
 
 def own_board(game, board):
@@ -350,6 +422,76 @@ def deploy_boards():
     return boards()
 
 
+# the unix port's version and build, said by itself: (1, 29, 0, 'preview') and sys.version's
+# "3.4.0; MicroPython 9458e3a23f on 2026-07-05" -> 1.29.0-preview (9458e3a23f on 2026-07-05)
+UNIX_PORT_VERSION = ("import sys; v = sys.implementation.version; "
+                     "print('.'.join(str(x) for x in v[:3]) + ''.join('-' + str(x) for x in "
+                     "v[3:] if x), '(%s)' % sys.version.split('MicroPython ', 1)[-1])")
+
+
+def version_lines():
+    """What `agentboard --version` says, one line per item, and the problems met (an item
+    that cannot be told says why on its line)."""
+    from importlib import metadata
+    from host_tools import deploy, paths
+    lines, problems = [], []
+
+    def item(what, get):
+        try:
+            lines.append(what % get())
+        except (deploy.DeployError, paths.ToolMissing, OSError, ValueError,
+                subprocess.SubprocessError, metadata.PackageNotFoundError) as e:
+            why = " ".join(str(e).split()) or type(e).__name__
+            lines.append(what % ("unknown (%s)" % why))
+            problems.append(why)
+
+    item("agentboard %s", lambda: metadata.version("agentboard"))
+    item("firmware build %s", _deployed_builds)
+    item("MicroPython %s", _unix_port_version)
+    item("mpy-cross %s", _mpy_cross_version)
+    return lines, problems
+
+
+def _deployed_builds():
+    """The build deploy writes to version.json for each board variant, the default first."""
+    from host_tools import deploy
+    cc = deploy.Compiler()
+    builds = dict((b, json.loads(deploy.build(compiler=cc, board=b)["version.json"])["version"])
+                  for b in deploy.boards())
+    default = deploy.DEFAULT_BOARD
+    return "%s (deployed to the default board, %s; %s)" % (
+        builds[default], default, ", ".join("--board %s: %s" % (b, v)
+                                             for b, v in sorted(builds.items()) if b != default))
+
+
+def _unix_port_version():
+    from host_tools import paths
+    exe = paths.tool("micropython")
+    out = subprocess.run([exe, "-c", UNIX_PORT_VERSION], capture_output=True, text=True,
+                         check=True, timeout=TOOL_TIMEOUT_S).stdout.strip()
+    return "%s, the unix port (%s)" % (out, exe)
+
+
+def _mpy_cross_version():
+    from host_tools import deploy
+    cc = deploy.Compiler()
+    version, mpy = cc.versions()
+    return "%s, writing .mpy v%d.%d (%s)" % (".".join(str(x) for x in version), mpy[0], mpy[1],
+                                            cc.exe)
+
+
+class ShowVersions(argparse.Action):
+    """--version: the lines of version_lines(), then exit (1 when an item is unknown)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        lines, problems = version_lines()
+        print("\n".join(lines), flush=True)
+        parser.exit(fail("cannot tell every version: %s" % problems[0]) if problems else 0)
+
+
 PAGE_PORT = 8765
 PORT_HELP = ("serial port of the board, or socket://127.0.0.1:PORT for a virtual one "
              "(default: the one ESP32 board on USB)")
@@ -357,8 +499,22 @@ PORT_HELP = ("serial port of the board, or socket://127.0.0.1:PORT for a virtual
 
 def parser():
     ap = Parser(prog="agentboard", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--version", action=ShowVersions, help="the versions of agentboard, of the "
+                    "firmware build it deploys and of its MicroPython tools, one a line")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    _board_commands(sub)
+    _console_commands(sub)
+    p = sub.add_parser("replay", help="step through an exported game record",
+                       description="Replays a game record (agentboard-record/1) through the "
+                       "rules core and prints every turn and its effects.")
+    p.add_argument("record", help="the record file (agentboard export -o FILE)")
+    p.set_defaults(run=cmd_replay)
+    _simulator_commands(sub)
+    return ap
 
+
+def _board_commands(sub):
+    """flash and deploy: what goes onto a board."""
     p = sub.add_parser("flash", help="write MicroPython to an ESP32 (esptool)",
                        description="Writes MicroPython's ESP32_GENERIC build to a board: finds "
                        "the port, checks the firmware is built for the chip on it, erases, "
@@ -375,7 +531,8 @@ def parser():
                        "only the files whose hash differs on the board, commits them in one "
                        "step (a cut-off deploy leaves the previous build), writes the hardware "
                        "maps to config/, then resets the board and checks that the application "
-                       "starts.")
+                       "starts. With nothing to copy, after a failure or Ctrl-C too, the board "
+                       "is left running its application.")
     p.add_argument("--port", help=PORT_HELP)
     p.add_argument("--mpy-cross", metavar="PATH",
                    help="the mpy-cross to compile with (default: the one `make setup` installs)")
@@ -386,6 +543,9 @@ def parser():
                    "(default: agent-dog-4)")
     p.set_defaults(run=cmd_deploy)
 
+
+def _console_commands(sub):
+    """The commands that talk to the firmware's console, on a board or a simulated one."""
     for name, helptext, run in (
             ("export", "save the board's game record (it reveals the undercover history)",
              cmd_export),
@@ -417,12 +577,9 @@ def parser():
                            help="only draw the sensors as they are now; measure nothing")
         p.set_defaults(run=run)
 
-    p = sub.add_parser("replay", help="step through an exported game record",
-                       description="Replays a game record (agentboard-record/1) through the "
-                       "rules core and prints every turn and its effects.")
-    p.add_argument("record", help="the record file (agentboard export -o FILE)")
-    p.set_defaults(run=cmd_replay)
 
+def _simulator_commands(sub):
+    """sim and virtual: the simulated board, in a page, a terminal or behind a socket."""
     p = sub.add_parser("sim", help="the simulated board running the real firmware, in a "
                        "browser page",
                        description="Boots the real firmware on the MicroPython unix port "
@@ -438,6 +595,8 @@ def parser():
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--players", type=int, choices=(2, 3, 4, 5, 6), help="players of --demo "
                    "(default: 4; agent-avenue: 2)")
+    p.add_argument("--mode", choices=game_modes(), help="the mode --demo plays, for a game that "
+                   "has modes (agent-avenue; default: advanced)")
     p.add_argument("--game", choices=page_games(), help="the game (default: agent-dog; its "
                    "deck is the simulator's)")
     p.add_argument("--board", choices=page_boards(), help="the board variant (default: the one "
@@ -456,7 +615,8 @@ def parser():
     p.add_argument("--port", type=cliargs.tcp_port, default=0,
                    help="TCP port on 127.0.0.1 (default: any)")
     p.add_argument("--flash", type=cliargs.folder,
-                   help="folder that keeps the device's files (default: a new one)")
+                   help="folder that keeps the device's files (default: a new one, removed "
+                   "when the device stops)")
     p.add_argument("--seed", type=cliargs.whole_number, default=1)
     p.add_argument("--game", choices=page_games(), help="the game whose deck the device's "
                    "stickers are (default: the board's first game)")
@@ -464,7 +624,6 @@ def parser():
                    "the game's smallest board, or the Agent DOG board); deploy it with "
                    "--board too")
     p.set_defaults(run=cmd_virtual)
-    return ap
 
 
 def _quiet_stdout():
@@ -477,6 +636,21 @@ def _quiet_stdout():
 
 
 def main(argv=None):
+    INTERRUPTS.seen = INTERRUPTS.said = False
+    try:
+        before = signal.signal(signal.SIGINT, INTERRUPTS)
+    except ValueError:  # not the main thread (a test's): Python's own handler stays
+        before = None
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # while the command line is read (--version builds)
+        return interrupted()
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
+
+
+def _main(argv):
     ap = parser()
     args, extra = ap.parse_known_args(argv)
     command = getattr(args, "command", None)
@@ -487,12 +661,15 @@ def main(argv=None):
     if not getattr(args, "run", None):
         ap.print_help()  # asked for nothing: what there is to ask for
         return 0
+    return _run(args)
+
+
+def _run(args):
     try:
         code = args.run(args)
         sys.stdout.flush()
-        return code
     except KeyboardInterrupt:
-        return fail("interrupted", EXIT_INTERRUPTED)
+        return interrupted()
     except BrokenPipeError:
         _quiet_stdout()
         return EXIT_PIPE_CLOSED
@@ -502,6 +679,9 @@ def main(argv=None):
         return fail("unexpected error, a bug in agentboard (%s: %s); please report it with "
                     "the command you ran (%s=1 shows where it happened)"
                     % (type(e).__name__, e, DEBUG_ENV))
+    if INTERRUPTS.seen and not INTERRUPTS.said and code in (0, EXIT_INTERRUPTED):
+        return interrupted()  # a command that ended quietly on Ctrl-C (the page's server)
+    return code
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ STAGE = ".deploy"
 CLEAR_STAGE = ("import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass\nfor _n in "
                "os.listdir(%r):\n os.remove(%r + '/' + _n)\n" % (STAGE, STAGE, STAGE))
 BOOT_WAIT_S = 20
+PROMPT = b">>>"  # the friendly REPL's prompt: a board just reset that shows it has no application
 CHUNK = 2048
 READ_TIMEOUT_S = 10
 
@@ -306,6 +307,7 @@ class Board:
         from mpremote.transport import TransportError
         from mpremote.transport_serial import SerialTransport
         self.port = port
+        self.was_reset = False  # reset by us: it is starting on its own, nothing to undo
         reason = ports.problem(port)
         if reason:
             raise DeployError(reason)
@@ -314,16 +316,36 @@ class Board:
         except TransportError as e:
             raise DeployError(_open_error(port, e))
         self.t.serial.timeout = READ_TIMEOUT_S  # a board that went away must not hang us
+
+    def start(self):
+        """The first raw REPL: the board answers as MicroPython does, or LineLost says so."""
+        try:
+            self.enter_raw_repl()
+        except LineLost as e:
+            raise LineLost("the board on %s does not answer: no MicroPython REPL (%s). Is "
+                           "MicroPython on it? `agentboard flash` puts it there"
+                           % (self.port, e.why), e.why)
+
+    def enter_raw_repl(self):
+        """At the raw REPL's prompt, whatever ran before (mpremote's Ctrl-C, Ctrl-A): also
+        how a command cut off halfway (Ctrl-C on the laptop) is ended on the board."""
+        from mpremote.transport import TransportError
         try:
             # mpremote prints what it got instead of the REPL's banner (b'' from a silent
-            # board) on stdout; the reason below says it for a person
+            # board) on stdout; the reason raised says it for a person
             with contextlib.redirect_stdout(io.StringIO()):
                 self.t.enter_raw_repl(soft_reset=False)
         except (TransportError, OSError) as e:
-            self.t.close()
-            raise DeployError("the board on %s does not answer: no MicroPython REPL (%s). Is "
-                              "MicroPython on it? `agentboard flash` puts it there"
-                              % (port, _said(e)))
+            raise LineLost("the board on %s does not answer its raw REPL (%s)" % (
+                self.port, _said(e)), _said(e))
+
+    def leave_raw_repl(self):
+        """Back to the friendly REPL, as mpremote leaves a board (the application does not
+        start: --no-reset)."""
+        try:
+            self.t.exit_raw_repl()
+        except OSError:
+            pass
 
     def run(self, code, what):
         from mpremote.transport import TransportError, TransportExecError
@@ -334,8 +356,8 @@ class Board:
             raise BoardFailed("the board failed while %s: %s" % (
                 what, said[-1] if said else "it gave no reason"))
         except (TransportError, OSError) as e:
-            raise DeployError("the board on %s stopped answering while %s (%s)" % (
-                self.port, what, _said(e)))
+            raise LineLost("the board on %s stopped answering while %s (%s)" % (
+                self.port, what, _said(e)), _said(e))
 
     def write(self, path, data):
         from mpremote.transport import TransportError
@@ -344,8 +366,20 @@ class Board:
             # mode's flow control keeps the board's input buffer safe
             self.t.fs_writefile(path, data, chunk_size=CHUNK)
         except (TransportError, OSError) as e:
-            raise DeployError("the connection to %s broke while writing %s (%s)" % (
-                self.port, path, _said(e)))
+            said = _board_said(e)
+            if said is not None:  # the board answered: its file system refused
+                raise BoardFailed("the board could not write %s: %s" % (path, said))
+            raise LineLost("the connection to %s broke while writing %s (%s)" % (
+                self.port, path, _said(e)), _said(e))
+
+    def reset(self):
+        """machine.reset(): the board starts again from its flash, as at power-up."""
+        from mpremote.transport import TransportError
+        self.was_reset = True
+        try:
+            self.t.exec_raw_no_follow("import machine\nmachine.reset()")
+        except (TransportError, OSError):
+            pass  # the reset may cut the line before the board's OK arrives
 
     def close(self):
         try:
@@ -354,10 +388,33 @@ class Board:
             pass
 
 
+class LineLost(DeployError):
+    """The board stopped answering (power gone, cable out): nothing more can be asked of it."""
+
+    def __init__(self, msg, why=""):
+        super().__init__(msg)
+        self.why = why
+
+
+class AtRepl(DeployError):
+    """After a reset the board stopped at its REPL: it has no application, or it ended."""
+
+
 def _said(e):
     # mpremote's TransportError carries (message, what the board sent): b'' says nothing
     first = e.args[0] if e.args else e
     return first if isinstance(first, str) else str(e)
+
+
+def _board_said(e):
+    """The last line of the board's own error when e is one (mpremote turns a file system
+    refusal into an OSError whose context is the board's traceback), else None."""
+    from mpremote.transport import TransportExecError
+    for err in (e, e.__context__):
+        if isinstance(err, TransportExecError):
+            said = err.error_output.strip().splitlines()
+            return said[-1] if said else "it gave no reason"
+    return None
 
 
 def _open_error(port, e):
@@ -388,69 +445,114 @@ def deploy(port, mpy_cross=None, boot_check=True, log=say, files=None, cache=Non
     """Deploys to the board on `port`; returns a summary dict. Raises DeployError. files:
     a build (path -> bytes) to deploy instead of building this checkout; cache: the folder of
     compiled files (default: cache_dir()); board: the board variant whose maps go to config/
-    (agent-dog-4, dog-4, dog-6)."""
+    (boards()). However it ends (done, nothing to copy, a failure, Ctrl-C),
+    the board is left running its application: reset, and its boot line waited for, or with
+    boot_check False out of the raw REPL as mpremote leaves it."""
     t0 = time.time()
-    variant_name = board
     if files is None:
-        board_config(variant_name)  # an unknown board is said before the board is touched
+        board_config(board)  # an unknown board is said before the board is touched
     cc = Compiler(mpy_cross, cache)
-    cross_version, cross_mpy = cc.versions()
-    board = Board(port)
+    cross = cc.versions()
+    link = Board(port)
     try:
-        info = probe(board)
-        check_versions(info["version"], info["mpy"], cross_version, cross_mpy)
-        log("the board runs MicroPython %s on %s; mpy-cross %s writes .mpy v%d.%d: they match"
-            % (".".join(str(x) for x in info["version"]), info["platform"],
-               ".".join(str(x) for x in cross_version), cross_mpy[0], cross_mpy[1]))
-        if info["pending"]:
-            log("finishing an earlier deploy that was cut short while being put in place")
-            try:
-                board.run(journal_code(), "finishing the earlier deploy")
-            except BoardFailed as e:
-                # a journal that cannot be carried out (damaged on flash): drop it; every file
-                # is compared by hash below, so what differs is copied and the board is whole
-                log("%s; dropping that journal, every file is compared below" % e)
-                board.run(CLEAR_STAGE, "clearing the staging folder")
-            info = probe(board)
-        if files is None:
-            files = build(compiler=cc, board=variant_name)
-        version = json.loads(files["version.json"])["version"]
-        copy, remove = plan(files, info["files"])
-        log("build %s: %d files, %.1f KB (%d compiled, %d from the cache); the board differs "
-            "in %d, has %d to remove" % (
-                version, len(files), sum(len(v) for v in files.values()) / 1024, cc.compiled,
-                cc.hits, len(copy), len(remove)))
-        if not copy and not remove:
-            log("the board already has build %s" % version)
-            return {"version": version, "copied": 0, "removed": 0, "seconds": time.time() - t0}
-        board.run(CLEAR_STAGE, "clearing the staging folder")
-        total = sum(len(files[p]) for p in copy)
-        done = 0
-        for j, path in enumerate(copy):
-            board.write(_staged_name(j), files[path])
-            done += len(files[path])
-            log("copied %d/%d %s (%.1f of %.1f KB)" % (j + 1, len(copy), path, done / 1024,
-                                                         total / 1024))
-        staged = json.loads(board.run(
-            PROBE + "\nprint(json.dumps([_hash(%r + '/f%%d' %% j) for j in range(%d)]))\n" % (
-                STAGE, len(copy)), "checking the copies").strip().splitlines()[-1])
-        for j, path in enumerate(copy):
-            if staged[j] != hashlib.sha256(files[path]).hexdigest():
-                raise DeployError("the copy of %s on the board is damaged (hash differs); "
-                                  "nothing was changed: deploy again" % path)
-        journal = json.dumps({"moves": [[_staged_name(j), p] for j, p in enumerate(copy)],
-                              "remove": remove})
-        board.run("f = open(%r, 'w')\nf.write(%r)\nf.close()\nimport os\nos.rename(%r, %r)\n" % (
-            STAGE + "/commit.tmp", journal, STAGE + "/commit.tmp", STAGE + "/commit.json"),
-            "writing the journal")
-        board.run(journal_code(), "putting the new files in place")
-        log("committed build %s (%d copied, %d removed)" % (version, len(copy), len(remove)))
+        try:
+            link.start()
+            version, copied, removed = _install(link, cc, cross, files, board, log)
+        except BaseException as e:
+            leave_running(link, boot_check, log, e)
+            raise
         if boot_check:
-            check_boot(board, version, log)
-        return {"version": version, "copied": len(copy), "removed": len(remove),
-                "seconds": time.time() - t0}
+            check_boot(link, version, log)
+        else:
+            link.leave_raw_repl()
     finally:
-        board.close()
+        link.close()
+    return {"version": version, "copied": copied, "removed": removed,
+            "seconds": time.time() - t0}
+
+
+def _install(link, cc, cross, files, variant_name, log):
+    """Puts the build on the board at its raw REPL: (version, files copied, files removed)."""
+    info = probe(link)
+    check_versions(info["version"], info["mpy"], *cross)
+    log("the board runs MicroPython %s on %s; mpy-cross %s writes .mpy v%d.%d: they match"
+        % (".".join(str(x) for x in info["version"]), info["platform"],
+           ".".join(str(x) for x in cross[0]), cross[1][0], cross[1][1]))
+    if info["pending"]:
+        info = _finish_earlier(link, log)
+    if files is None:
+        files = build(compiler=cc, board=variant_name)
+    version = json.loads(files["version.json"])["version"]
+    copy, remove = plan(files, info["files"])
+    log("build %s: %d files, %.1f KB (%d compiled, %d from the cache); the board differs "
+        "in %d, has %d to remove" % (
+            version, len(files), sum(len(v) for v in files.values()) / 1024, cc.compiled,
+            cc.hits, len(copy), len(remove)))
+    if not copy and not remove:
+        log("the board already has build %s" % version)
+        return version, 0, 0
+    _stage(link, files, copy, log)
+    journal = json.dumps({"moves": [[_staged_name(j), p] for j, p in enumerate(copy)],
+                          "remove": remove})
+    link.run("f = open(%r, 'w')\nf.write(%r)\nf.close()\nimport os\nos.rename(%r, %r)\n" % (
+        STAGE + "/commit.tmp", journal, STAGE + "/commit.tmp", STAGE + "/commit.json"),
+        "writing the journal")
+    link.run(journal_code(), "putting the new files in place")
+    log("committed build %s (%d copied, %d removed)" % (version, len(copy), len(remove)))
+    return version, len(copy), len(remove)
+
+
+def _finish_earlier(link, log):
+    """Carries out the journal an earlier, cut-off deploy left; the board's files after it."""
+    log("finishing an earlier deploy that was cut short while being put in place")
+    try:
+        link.run(journal_code(), "finishing the earlier deploy")
+    except BoardFailed as e:
+        # a journal that cannot be carried out (damaged on flash): drop it; every file
+        # is compared by hash after it, so what differs is copied and the board is whole
+        log("%s; dropping that journal, every file is compared below" % e)
+        link.run(CLEAR_STAGE, "clearing the staging folder")
+    return probe(link)
+
+
+def _stage(link, files, copy, log):
+    """Copies the files that differ into the staging folder and checks them there."""
+    link.run(CLEAR_STAGE, "clearing the staging folder")
+    total = sum(len(files[p]) for p in copy)
+    done = 0
+    for j, path in enumerate(copy):
+        link.write(_staged_name(j), files[path])
+        done += len(files[path])
+        log("copied %d/%d %s (%.1f of %.1f KB)" % (j + 1, len(copy), path, done / 1024,
+                                                     total / 1024))
+    staged = json.loads(link.run(
+        PROBE + "\nprint(json.dumps([_hash(%r + '/f%%d' %% j) for j in range(%d)]))\n" % (
+            STAGE, len(copy)), "checking the copies").strip().splitlines()[-1])
+    for j, path in enumerate(copy):
+        if staged[j] != hashlib.sha256(files[path]).hexdigest():
+            raise DeployError("the copy of %s on the board is damaged (hash differs); "
+                              "nothing was changed: deploy again" % path)
+
+
+def leave_running(link, boot_check, log, why):
+    """After a deploy stopped by `why` (an error, Ctrl-C): the board running its application
+    again (whatever was committed: the old build or the new one whole), or with boot_check
+    False out of the raw REPL. What went wrong here is only logged: `why` is the failure
+    the person must hear."""
+    if isinstance(why, LineLost) or link.was_reset:
+        return  # nothing answers to be restarted, or it is starting already
+    try:
+        link.enter_raw_repl()  # ends a command cut off halfway
+        if not boot_check:
+            link.leave_raw_repl()
+            return
+        log("resetting the board so that it runs its application again")
+        link.reset()
+        log("the board started its application again (build %s)" % await_boot(link))
+    except AtRepl:
+        log("the board has no application to start: it waits at its REPL")
+    except DeployError as e:
+        log("the board did not start again (%s): reset it (its EN button, or unplug it)" % e)
 
 
 def _is_boot_line(text):
@@ -465,37 +567,43 @@ def _is_boot_line(text):
 def check_boot(board, version, log):
     """Resets the board and reads its console until the application says it booted."""
     log("resetting the board to check that it starts build %s" % version)
-    try:
-        board.t.exec_raw_no_follow("import machine\nmachine.reset()")
-    except Exception as e:  # noqa: BLE001 - the reset may cut the line mid-answer
-        if not isinstance(e, OSError) and "TransportError" not in type(e).__name__:
-            raise
+    board.reset()
+    got = await_boot(board)
+    if got != version:
+        raise DeployError("the board booted build %s, not %s" % (got, version))
+    log("the board started the application (build %s)" % version)
+
+
+def await_boot(board):
+    """The build named by the application's boot line, read from the console of a board just
+    reset. AtRepl when it stops at its REPL instead; DeployError when it says nothing of the
+    kind within BOOT_WAIT_S."""
     ser = board.t.serial
     ser.timeout = 0.2
     end = time.time() + BOOT_WAIT_S
     seen = []
     buf = b""
     while time.time() < end:
-        chunk = ser.read(256)
-        if not chunk:
-            continue
-        buf += chunk
-        while b"\n" in buf:
-            line, buf = buf.split(b"\n", 1)
+        buf += ser.read(256)
+        lines = buf.split(b"\n")
+        buf = lines.pop()  # a part of a line (the REPL's prompt has no newline)
+        for line in lines:
             text = line.decode("utf-8", "replace").strip().lstrip("\x04")
             seen.append(text)
             if _is_boot_line(text):
-                got = json.loads(text).get("version")
-                if got != version:
-                    raise DeployError("the board booted build %s, not %s" % (got, version))
-                log("the board started the application (build %s)" % version)
-                return
+                return json.loads(text).get("version")
             if "safe boot" in text:
                 raise DeployError("the board is in safe boot (back held at power-up): release "
                                   "it and reset to start the application")
             if text.startswith("Traceback") or text.startswith("agentboard: an unfinished"):
                 end = min(end, time.time() + 1)  # collect the rest of the traceback
-    tail = "; ".join(s for s in seen[-6:] if s)
+        if buf.strip() == PROMPT:
+            raise AtRepl("the board did not start the application: it stopped at its REPL%s"
+                         % _tail(seen))
     raise DeployError("the board did not start the application within %d s%s" % (
-        BOOT_WAIT_S, (": it said " + tail) if tail else " (it said nothing)"))
+        BOOT_WAIT_S, _tail(seen) or " (it said nothing)"))
 
+
+def _tail(seen):
+    tail = "; ".join(s for s in seen[-6:] if s)
+    return (": it said " + tail) if tail else ""

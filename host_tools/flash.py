@@ -15,6 +15,13 @@ import struct
 from host_tools import ports
 
 ESP_IMAGE_MAGIC = 0xE9
+CHIP = "esp32"  # the chip of the referee's board (hardware/README.md), esptool's name
+IMAGE_HEADER = 24  # esptool's image header with its extended part
+CHIP_ID_AT = 12  # the extended header's chip id (little-endian 16 bit)
+# what to flash and where to get it (README.md), the next step of every refused firmware file
+FIRMWARE = "MicroPython 1.29's ESP32_GENERIC build"
+GET_FIRMWARE = ("download %s (the .bin from micropython.org/download/ESP32_GENERIC) and name "
+                "it with --firmware" % FIRMWARE)
 # the USB bridges of ESP32 boards top out at 2-3 Mbaud (CH340: 2 M, CP2102N: 3 M); below 9600
 # baud writing 1.5 MB would take half an hour
 MIN_BAUD = 9600
@@ -52,29 +59,27 @@ def find_port(ports=None):
 def image_chip(path):
     """The chip a firmware image was built for (esptool's chip name), or FlashError."""
     if not path:
-        raise FlashError("--firmware is empty: name the .bin (the ESP32_GENERIC build of "
-                         "MicroPython 1.29)")
+        raise FlashError("--firmware is empty: " + GET_FIRMWARE)
     if not os.path.exists(path):
-        raise FlashError("firmware file %s does not exist; download the ESP32_GENERIC build "
-                         "of MicroPython 1.29 from micropython.org/download/ESP32_GENERIC"
-                         % path)
+        raise FlashError("firmware file %s does not exist: %s" % (path, GET_FIRMWARE))
     if not os.path.isfile(path):
-        raise FlashError("%s is %s, not a firmware file: name the .bin (the ESP32_GENERIC build "
-                         "of MicroPython 1.29)" % (path, "a folder" if os.path.isdir(path)
-                                                   else "not a plain file"))
+        raise FlashError("%s is %s, not a firmware file: %s" % (
+            path, "a folder" if os.path.isdir(path) else "not a plain file", GET_FIRMWARE))
     try:
         with open(path, "rb") as f:
-            head = f.read(24)
+            head = f.read(IMAGE_HEADER)
     except OSError as e:
         raise FlashError("cannot read firmware file %s: %s" % (path, e.strerror))
-    if len(head) < 24 or head[0] != ESP_IMAGE_MAGIC:
-        raise FlashError("%s is not an ESP firmware image (no 0xE9 header)" % path)
-    chip_id = struct.unpack_from("<H", head, 12)[0]
+    if len(head) < IMAGE_HEADER or head[0] != ESP_IMAGE_MAGIC:
+        raise FlashError("%s is not an ESP firmware image (no 0xE9 header): %s" % (
+            path, GET_FIRMWARE))
+    chip_id = struct.unpack_from("<H", head, CHIP_ID_AT)[0]
     from esptool.targets import CHIP_DEFS
     for name, rom in CHIP_DEFS.items():
         if name != "esp8266" and getattr(rom, "IMAGE_CHIP_ID", None) == chip_id:
             return name
-    raise FlashError("%s is built for an unknown chip (image chip id %d)" % (path, chip_id))
+    raise FlashError("%s is built for an unknown chip (image chip id %d): %s" % (
+        path, chip_id, GET_FIRMWARE))
 
 
 def offset_for(chip):
@@ -87,31 +92,25 @@ def chip_name(esp):
     return esp.CHIP_NAME.lower().replace("-", "")
 
 
-def flash(firmware, port=None, baud=460800, say=print, connect_attempts=7):
-    """Checks everything it can, then erases, writes, verifies and resets. Returns the chip."""
-    import serial
-    from esptool.cmds import (detect_chip, detect_flash_size, erase_flash, write_flash,
-                              reset_chip)
-    from esptool.util import flash_size_bytes
-    from esptool.util import FatalError
-
-    target = image_chip(firmware)
+def _image_with_game(firmware, target):
+    """(the image's bytes with the game's partition in its table, that partition)."""
     from host_tools import partitions
     with open(firmware, "rb") as f:
         image = f.read()
     try:
-        image, game = partitions.with_game(image, offset_for(target))
+        return partitions.with_game(image, offset_for(target))
     except partitions.TableError as e:
-        raise FlashError("%s: %s" % (firmware, e))
-    if port is None:
-        port = find_port()
-    reason = ports.problem(port)
-    if reason:
-        raise FlashError(reason)
-    say("agentboard: %s is MicroPython for %s" % (firmware, target))
-    say("agentboard: connecting to the board on %s" % port)
+        # a table that cannot take the game's partition: not MicroPython's download
+        raise FlashError("%s: %s; %s" % (firmware, e, GET_FIRMWARE))
+
+
+def _connect(port, connect_attempts):
+    """esptool's connection to the chip on port, or FlashError saying why there is none."""
+    import serial
+    from esptool.cmds import detect_chip
+    from esptool.util import FatalError
     try:
-        esp = detect_chip(port, baud=115200, connect_attempts=connect_attempts)
+        return detect_chip(port, baud=115200, connect_attempts=connect_attempts)
     except serial.SerialException as e:
         raise FlashError(ports.open_problem(port) or "cannot open %s: %s" % (port, e))
     except (FatalError, OSError) as e:
@@ -122,12 +121,33 @@ def flash(firmware, port=None, baud=460800, say=print, connect_attempts=7):
                 raise FlashError(reason)
         raise FlashError("no ESP32 answers on %s (%s); check the cable, hold BOOT while "
                          "connecting if the board needs it" % (port, text))
+
+
+def flash(firmware, port=None, baud=460800, say=print, connect_attempts=7):
+    """Checks everything it can, then erases, writes, verifies and resets. Returns the chip."""
+    import serial
+    from esptool.cmds import detect_flash_size, erase_flash, write_flash, reset_chip
+    from esptool.util import flash_size_bytes
+    from esptool.util import FatalError
+    from host_tools import partitions
+
+    target = image_chip(firmware)
+    image, game = _image_with_game(firmware, target)
+    if port is None:
+        port = find_port()
+    reason = ports.problem(port)
+    if reason:
+        raise FlashError(reason)
+    say("agentboard: %s is MicroPython for %s" % (firmware, target))
+    say("agentboard: connecting to the board on %s" % port)
+    esp = _connect(port, connect_attempts)
     try:
         found = chip_name(esp)
         say("agentboard: found %s" % esp.get_chip_description())
         if found != target:
-            raise FlashError("the board is an %s but %s is built for %s: nothing was written"
-                             % (found, firmware, target))
+            raise FlashError("the board is an %s but %s is built for %s: nothing was written; %s"
+                             % (found, firmware, target, GET_FIRMWARE if found == CHIP else
+                                "the referee runs on an ESP32 board (hardware/README.md)"))
         try:
             esp = esp.run_stub()
             if baud != 115200:

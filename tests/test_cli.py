@@ -4,12 +4,16 @@ import hashlib
 import json
 import os
 import pty
+import re
 import struct
 import subprocess
+import sys
+import tomllib
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, MICROPYTHON
+from host_tools import deploy as dp
 from host_tools import flash as fl
 from host_tools.cli import main
 from shared_rules import randgame, notation, cards as cards_mod
@@ -66,6 +70,57 @@ def test_every_command_explains_itself():
         assert name in out
         code, out2, _ = run(name, "--help")
         assert code == 0 and "usage: agentboard " + name in out2
+
+
+def test_version_names_the_package_the_build_deploy_writes_and_the_micropython_tools():
+    code, out, err = run("--version")
+    assert code == 0 and err == ""
+    package, firmware, unix_port, cross = out.splitlines()  # one line an item
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        assert package == "agentboard %s" % tomllib.load(f)["project"]["version"]
+    # the version deploy writes to the board's version.json, for every board it builds
+    builds = dict((b, json.loads(dp.build(board=b)["version.json"])["version"])
+                  for b in dp.boards())
+    assert firmware.startswith("firmware build %s (deployed to the default board, %s; " % (
+        builds[dp.DEFAULT_BOARD], dp.DEFAULT_BOARD))
+    for board, version in builds.items():
+        assert board == dp.DEFAULT_BOARD or "--board %s: %s" % (board, version) in firmware
+    # each tool as it says itself, beside this Python
+    tools = os.path.dirname(sys.executable)
+    said = subprocess.run([MICROPYTHON, "-c", "import sys; print(sys.implementation.version)"],
+                          capture_output=True, text=True, check=True).stdout
+    major, minor, micro = re.match(r"\((\d+), (\d+), (\d+)", said).groups()
+    assert unix_port.startswith("MicroPython %s.%s.%s" % (major, minor, micro))
+    assert unix_port.endswith("the unix port (%s)" % os.path.join(tools, "micropython"))
+    said = subprocess.run([os.path.join(tools, "mpy-cross"), "--version"], capture_output=True,
+                          text=True, check=True).stdout
+    version, mpy = re.search(r"v(\d+\.\d+\.\d+).*mpy v(\d+\.\d+)", said).groups()
+    assert cross == "mpy-cross %s, writing .mpy v%s (%s)" % (
+        version, mpy, os.path.join(tools, "mpy-cross"))
+
+
+def demo_lines(out):
+    # the game as printed, without the line that says how long it took
+    return [line for line in out.splitlines() if " decisions in " not in line]
+
+
+@pytest.mark.micropython
+@pytest.mark.parametrize("mode", ["simple", "advanced", None])
+def test_sim_demo_of_agent_avenue_plays_the_mode_asked_as_make_sim_does(mode):
+    asked = ["--mode", mode] if mode else []
+    code, out, err = run("sim", "--demo", "--game", "agent-avenue", "--seed", "3", *asked)
+    assert code == 0, err
+    lines = demo_lines(out)
+    assert lines[0].startswith("Agent Avenue on the simulated board: %s mode, 2 players"
+                               % (mode or "advanced"))  # the demo's own default
+    if mode == "simple":  # the simple side of the board has no black market (RULES.md)
+        assert not [line for line in lines if "black market" in line or "offer" in line]
+    # the same game as `make sim GAME=agent-avenue MODE=...` plays
+    made = subprocess.run([sys.executable, "-m", "host_tools.sim.avenue_demo", "--players",
+                           "2", "--seed", "3", "--mode", mode or "advanced"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert made.returncode == 0, made.stderr
+    assert lines == demo_lines(made.stdout)
 
 
 def test_firmware_checks(tmp_path):

