@@ -8,6 +8,7 @@ import json
 import os
 import re
 import socket
+import threading
 import time
 
 import pytest
@@ -751,3 +752,105 @@ def test_state_bytes_do_not_follow_hidden_colours(fresh):
     held = lift("4")
     st = json.loads(snapshot(port, twin)[0])
     assert st["held"] == [{"id": held, "piece": "undercover"}]
+
+
+# -- the board's events, on a loaded machine ---------------------------------------------------
+def page_events(page):
+    """(seq, kind) of every entry of the page's event list, oldest first."""
+    return page.evaluate("""() => [...document.querySelectorAll('#events li')].reverse()
+        .map(li => [Number(li.dataset.seq), li.dataset.event])""")
+
+
+def board_events(twin):
+    """(seq, kind) of every event the board said (the twin numbers them from 1)."""
+    with twin.lock:
+        return [[n, e["event"]] for n, e in twin.events]
+
+
+def kinds(events):
+    return [k for _, k in events]
+
+
+def slow_answers(twin, seconds):
+    """A loaded machine: every answer of /api/state takes `seconds` longer than the poll
+    interval. Returns a counter whose "most" says how many answers were under way at once."""
+    plain = twin.state
+    count = {"now": 0, "most": 0}
+    lock = threading.Lock()
+
+    def state(**kw):
+        with lock:
+            count["now"] += 1
+            count["most"] = max(count["most"], count["now"])
+        try:
+            time.sleep(seconds)
+            return plain(**kw)
+        finally:
+            with lock:
+                count["now"] -= 1
+    twin.state = state
+    return count
+
+
+def test_slow_answers_show_each_event_once(fresh):
+    """Polls that take longer than the page's interval of 200 ms: the page asks once at a time
+    and lists every event the board said once, in its order."""
+    s = fresh(seed=6)
+    twin, page = s.twin, s.page
+    until(lambda: kinds(page_events(page)) == kinds(board_events(twin)) == ["boot"],
+          "the boot event")
+    count = slow_answers(twin, 0.7)
+    page.select_option("#players", "2")
+    page.click("#new-game")  # a game: new_game, asked for between polls
+    until(lambda: status(page) == "setup", "the setup phase", 15)
+    for colour, start in (("red", "0"), ("green", "32")):  # by hands the page does not see
+        held = twin.act({"op": "lift", "at": colour + ":s1"})["id"]
+        assert twin.act({"op": "place", "id": held, "at": start})["ok"]
+    until(lambda: status(page) == "await_card", "the first turn", 20)
+    time.sleep(2.0)  # answers asked for before the last one came have all come
+    shown, said = page_events(page), board_events(twin)
+    assert kinds(shown) == kinds(said), "the list repeats or misses events"
+    assert shown == said
+    assert "new_game" in kinds(said)
+    assert count["most"] == 1, "%d answers of /api/state were under way at once" % count["most"]
+    assert not s.errors
+
+
+def test_events_at_or_below_the_last_shown_are_not_listed_again(fresh):
+    """A server that answers every poll with every event (as though `since` were 0): the page
+    lists each event once all the same."""
+    s = fresh(seed=6)
+    twin, page = s.twin, s.page
+    page.route(re.compile(r".*/api/state\?.*"), lambda route: route.continue_(
+        url=re.sub(r"since=\d+", "since=0", route.request.url)))
+    page.select_option("#players", "2")
+    page.click("#new-game")
+    until(lambda: status(page) == "setup", "the setup phase")
+    time.sleep(1.0)  # five more polls, each answered with every event
+    said = board_events(twin)
+    assert "new_game" in kinds(said)
+    assert kinds(page_events(page)) == kinds(said), "the list repeats events"
+    assert page_events(page) == said
+    assert not s.errors
+
+
+def test_the_state_answer_holds_the_events_after_since(fresh):
+    """GET /api/state?since=N: the events numbered above N, in order, each with its number;
+    since at the last number or beyond: none; a since that is not a whole number from 0 to
+    10^12: 400, nothing changed."""
+    s = fresh(seed=6)
+    twin, port = s.twin, s.port
+    s.page.close()
+    assert twin.act({"op": "new_game", "players": 2})["ok"]
+    twin.pause()
+    said = board_events(twin)
+    assert len(said) >= 2 and [n for n, _ in said] == list(range(1, len(said) + 1))
+    for since in range(len(said) + 2):
+        code, ans = get(port, b"/api/state?since=%d" % since)
+        assert code == 200
+        got = [[e["seq"], e["event"]["event"]] for e in ans["events"]]
+        assert got == [e for e in said if e[0] > since], since
+    for bad in (b"-1", b"1.5", b"x", b"", b"%d" % (10 ** 12 + 1)):
+        code, ans = get(port, b"/api/state?since=" + bad)
+        assert code == 400 and ans["error"] == "bad_request", bad
+    assert board_events(twin) == said

@@ -24,6 +24,7 @@ from shared_rules.avenue import position, randgame, tables
 from shared_rules.avenue.state import MARKET
 from shared_rules.avenue.tables import NONE
 from shared_rules.rng import Rng
+from test_web import board_events, kinds, page_events, slow_answers
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHROMIUM = "/usr/bin/chromium"
@@ -831,3 +832,21 @@ def test_a_game_resumed_from_flash_is_laid_out_as_the_board_counts_it(tmp_path):
         assert again.cards.disagrees(view) is None
     finally:
         again.close()
+
+
+def test_slow_answers_show_each_event_once_on_the_avenue_page(site):
+    """Polls that take longer than the page's interval: one at a time, each event listed once."""
+    s = site(seed=5)
+    twin, page = s.twin, s.page
+    until(lambda: kinds(page_events(page)) == kinds(board_events(twin)) != [], "the boot event")
+    count = slow_answers(twin, 0.7)
+    page.select_option("#players", "2")
+    page.click("#new-game")
+    until(lambda: page.get_attribute("#status", "data-phase") == "play", "the first turn", 20)
+    time.sleep(2.0)  # answers asked for before the last one came have all come
+    shown, said = page_events(page), board_events(twin)
+    assert "new_game" in kinds(said)
+    assert kinds(shown) == kinds(said), "the list repeats or misses events"
+    assert shown == said
+    assert count["most"] == 1, "%d answers of /api/state were under way at once" % count["most"]
+    assert not s.errors

@@ -11,7 +11,9 @@ step, nothing fetched at run time) serving the page in static/ and a JSON API ov
                                      what each lit one asks (lights), pieces (undercover ones
                                      as "undercover"), pieces in hand, the hands of cards, the
                                      board's public view, the guidance line, and the board's
-                                     events after N; referee=1 adds the hidden colours
+                                     events numbered above N ({seq, event}: numbered from 1 as
+                                     they come, the last 200 kept); referee=1 adds the hidden
+                                     colours
     GET  /api/sensors                every sensor's last raw reading and its class
     POST /api/act                    a hand action (JSON body): lift, place, slide, flip, card,
                                      press, fault, new_game, power_on (host_tools/web/actions.py)

@@ -270,7 +270,8 @@ function showStatus(view) {
     (view.expected && view.expected.length ? " · put right: " + view.expected.join(" ") : "");
 }
 
-async function refresh() {
+// the board read once (refresh, below, keeps one read in flight at a time)
+async function readBoard() {
   if (state.replay) return;
   let s;
   try {
@@ -290,6 +291,8 @@ async function refresh() {
   showDevice(s.device);
   document.getElementById("reader-card").textContent = s.reader || "";
 }
+
+const refresh = oneAtATime(readBoard);
 
 async function loadRecord(file) {
   let rec;
@@ -383,8 +386,7 @@ function init() {
     state.layout = lay;
     drawBoard(lay);
     fillGames(lay);
-    refresh();
-    state.timer = setInterval(refresh, 200);
+    state.timer = poll(refresh);
   });
   document.getElementById("referee").addEventListener("change", () => {
     document.getElementById("referee-banner").hidden = !referee();

@@ -401,7 +401,8 @@ function showStatus(view) {
     (view.expected && view.expected.length ? " · put right: " + view.expected.join(" ") : "");
 }
 
-async function refresh() {
+// the board read once (refresh, below, keeps one read in flight at a time)
+async function readBoard() {
   let s;
   try {
     s = await api("/api/state?since=" + state.since + (referee() ? "&referee=1" : ""));
@@ -422,6 +423,8 @@ async function refresh() {
   showGuidance(s.guidance);
   showDevice(s.device);
 }
+
+const refresh = oneAtATime(readBoard);
 
 function fillNewGame(lay) {
   const modes = document.getElementById("mode");
@@ -459,8 +462,7 @@ function init() {
     state.layout = lay;
     drawBoard(lay);
     fillNewGame(lay);
-    refresh();
-    setInterval(refresh, 200);
+    poll(refresh);
   });
   document.getElementById("referee").addEventListener("change", () => {
     document.getElementById("referee-banner").hidden = !referee();
