@@ -29,8 +29,8 @@ LAY = layout.load()
 class Site:
     """A twin, its server and a page on it."""
 
-    def __init__(self, browser, seed, request_seconds=5.0):
-        self.twin = Twin(seed=seed)
+    def __init__(self, browser, seed, request_seconds=5.0, **twin_kw):
+        self.twin = Twin(seed=seed, **twin_kw)
         self.httpd = serve(self.twin, 0, request_seconds=request_seconds)
         self.port = self.httpd.server_address[1]
         self.url = "http://127.0.0.1:%d/" % self.port
@@ -854,3 +854,43 @@ def test_the_state_answer_holds_the_events_after_since(fresh):
         code, ans = get(port, b"/api/state?since=" + bad)
         assert code == 400 and ans["error"] == "bad_request", bad
     assert board_events(twin) == said
+
+
+# -- the new-game menu ---------------------------------------------------------------------------
+def menu(page, select):
+    """(the chosen value, [(value, label, under a heading or None)]) of a menu."""
+    return page.evaluate("""(sel) => { const s = document.querySelector(sel);
+        return [s.value, [...s.options].map(o => [o.value, o.textContent,
+            o.parentNode.tagName === 'OPTGROUP' ? o.parentNode.label : null])]; }""", select)
+
+
+def test_a_page_started_for_dog_royal_offers_dog_royal(fresh):
+    """`agentboard sim --game dog-royal` draws the 4-seat DOG board, which plays DOG and DOG
+    Royal with the same cards (docs/board-protocols.md: new_game's game). The menu offers
+    DOG Royal first and chosen; DOG only under a heading saying it is another game of the
+    board; "new game" begins DOG Royal; a game begun otherwise shows in the menu."""
+    s = fresh(seed=8, board="dog-4", game="dog-royal")
+    twin, page = s.twin, s.page
+    chosen, options = menu(page, "#game")
+    assert chosen == "dog-royal"
+    assert options[0] == ["dog-royal", "DOG Royal", None]
+    assert options[1:] == [["dog", "DOG", "other games this board plays"]]
+    assert page.is_visible("#game")
+    assert menu(page, "#players")[0] == "4"
+    page.click("#new-game")  # no game: begun at once
+    until(lambda: status(page) == "setup", "the setup phase")
+    assert twin.state()["view"]["game"] == "dog-royal"
+    assert page.get_attribute("#status", "data-game") == "dog-royal"
+    assert page.inner_text("#status").startswith("DOG Royal · setup")
+    # a DOG game begun through the API: the menu shows it, then keeps the user's choice
+    assert twin.act({"op": "new_game", "game": "dog", "players": 3})["ok"]
+    until(lambda: menu(page, "#game")[0] == "dog", "the menu to show DOG")
+    until(lambda: menu(page, "#players")[0] == "3", "the menu to show 3 players")
+    page.select_option("#game", "dog-royal")
+    page.select_option("#players", "2")
+    time.sleep(1.0)
+    assert (menu(page, "#game")[0], menu(page, "#players")[0]) == ("dog-royal", "2")
+    # the twin's own default is the page's game as well
+    assert twin.act({"op": "new_game", "players": 2})["ok"]
+    assert twin.state()["view"]["game"] == "dog-royal"
+    assert not s.errors

@@ -420,11 +420,23 @@ async function readBoard() {
   showTruth(s.truth);
   state.since = showEvents(s.events, state.since);
   showStatus(s.view);
+  showMenu(s.view);
   showGuidance(s.guidance);
   showDevice(s.device);
 }
 
 const refresh = oneAtATime(readBoard);
+
+// the menu shows the running game: its mode, and its players when the menu has its seating
+// (the board's own menu also seats one green against two blue, which the page does not deal)
+function showMenu(view) {
+  if (!view) return;
+  follow(document.getElementById("mode"), view.mode);
+  const lay = state.layout;
+  const seating = lay.sides.map(side => view.seats[side]).join(",");
+  const players = Object.keys(lay.seats).find(n => lay.seats[n].join(",") === seating);
+  follow(document.getElementById("players"), players || null);
+}
 
 function fillNewGame(lay) {
   const modes = document.getElementById("mode");

@@ -57,6 +57,8 @@ function describe(e) {
 }
 
 const EVENTS_SHOWN = 60;
+const GAME_BEGUN = new Set(["new_game", "resumed"]);  // events after which another game runs
+let gameSeq = 0;  // the number of the last of them shown
 
 // the board's events after `since`, newest on top; returns the last one's number. An event
 // at or below `since` is already in the list: an answer can repeat it (one asked for before
@@ -66,6 +68,7 @@ function showEvents(events, since) {
   for (const { seq, event } of events) {
     if (seq <= since) continue;
     since = seq;
+    if (GAME_BEGUN.has(event.event)) gameSeq = seq;
     const li = document.createElement("li");
     li.textContent = describe(event);
     li.setAttribute("data-event", event.event);
@@ -106,6 +109,20 @@ const POLL_MS = 200;
 function poll(refresh) {
   refresh();
   return setInterval(() => { if (!refresh.busy()) refresh(); }, POLL_MS);
+}
+
+// a new-game menu shows the game running on the board (its game, its mode, its players):
+// set to it when another game begins (the page's, the board's own menu's, one resumed from
+// flash) and left alone between, so a choice being made is not undone by the next poll
+const followed = new WeakMap();
+
+function follow(select, value) {
+  const key = gameSeq + ":" + value;
+  if (value === null || value === undefined || followed.get(select) === key) return false;
+  followed.set(select, key);
+  if (![...select.options].some(o => o.value === String(value))) return false;
+  select.value = String(value);
+  return true;
 }
 
 function showGuidance(g) {
