@@ -8,6 +8,7 @@ import json
 import os
 import re
 import socket
+import threading
 import time
 
 import pytest
@@ -28,8 +29,8 @@ LAY = layout.load()
 class Site:
     """A twin, its server and a page on it."""
 
-    def __init__(self, browser, seed, request_seconds=5.0):
-        self.twin = Twin(seed=seed)
+    def __init__(self, browser, seed, request_seconds=5.0, **twin_kw):
+        self.twin = Twin(seed=seed, **twin_kw)
         self.httpd = serve(self.twin, 0, request_seconds=request_seconds)
         self.port = self.httpd.server_address[1]
         self.url = "http://127.0.0.1:%d/" % self.port
@@ -751,3 +752,145 @@ def test_state_bytes_do_not_follow_hidden_colours(fresh):
     held = lift("4")
     st = json.loads(snapshot(port, twin)[0])
     assert st["held"] == [{"id": held, "piece": "undercover"}]
+
+
+# -- the board's events, on a loaded machine ---------------------------------------------------
+def page_events(page):
+    """(seq, kind) of every entry of the page's event list, oldest first."""
+    return page.evaluate("""() => [...document.querySelectorAll('#events li')].reverse()
+        .map(li => [Number(li.dataset.seq), li.dataset.event])""")
+
+
+def board_events(twin):
+    """(seq, kind) of every event the board said (the twin numbers them from 1)."""
+    with twin.lock:
+        return [[n, e["event"]] for n, e in twin.events]
+
+
+def kinds(events):
+    return [k for _, k in events]
+
+
+def slow_answers(twin, seconds):
+    """A loaded machine: every answer of /api/state takes `seconds` longer than the poll
+    interval. Returns a counter whose "most" says how many answers were under way at once."""
+    plain = twin.state
+    count = {"now": 0, "most": 0}
+    lock = threading.Lock()
+
+    def state(**kw):
+        with lock:
+            count["now"] += 1
+            count["most"] = max(count["most"], count["now"])
+        try:
+            time.sleep(seconds)
+            return plain(**kw)
+        finally:
+            with lock:
+                count["now"] -= 1
+    twin.state = state
+    return count
+
+
+def test_slow_answers_show_each_event_once(fresh):
+    """Polls that take longer than the page's interval of 200 ms: the page asks once at a time
+    and lists every event the board said once, in its order."""
+    s = fresh(seed=6)
+    twin, page = s.twin, s.page
+    until(lambda: kinds(page_events(page)) == kinds(board_events(twin)) == ["boot"],
+          "the boot event")
+    count = slow_answers(twin, 0.7)
+    page.select_option("#players", "2")
+    page.click("#new-game")  # a game: new_game, asked for between polls
+    until(lambda: status(page) == "setup", "the setup phase", 15)
+    for colour, start in (("red", "0"), ("green", "32")):  # by hands the page does not see
+        held = twin.act({"op": "lift", "at": colour + ":s1"})["id"]
+        assert twin.act({"op": "place", "id": held, "at": start})["ok"]
+    until(lambda: status(page) == "await_card", "the first turn", 20)
+    time.sleep(2.0)  # answers asked for before the last one came have all come
+    shown, said = page_events(page), board_events(twin)
+    assert kinds(shown) == kinds(said), "the list repeats or misses events"
+    assert shown == said
+    assert "new_game" in kinds(said)
+    assert count["most"] == 1, "%d answers of /api/state were under way at once" % count["most"]
+    assert not s.errors
+
+
+def test_events_at_or_below_the_last_shown_are_not_listed_again(fresh):
+    """A server that answers every poll with every event (as though `since` were 0): the page
+    lists each event once all the same."""
+    s = fresh(seed=6)
+    twin, page = s.twin, s.page
+    page.route(re.compile(r".*/api/state\?.*"), lambda route: route.continue_(
+        url=re.sub(r"since=\d+", "since=0", route.request.url)))
+    page.select_option("#players", "2")
+    page.click("#new-game")
+    until(lambda: status(page) == "setup", "the setup phase")
+    time.sleep(1.0)  # five more polls, each answered with every event
+    said = board_events(twin)
+    assert "new_game" in kinds(said)
+    assert kinds(page_events(page)) == kinds(said), "the list repeats events"
+    assert page_events(page) == said
+    assert not s.errors
+
+
+def test_the_state_answer_holds_the_events_after_since(fresh):
+    """GET /api/state?since=N: the events numbered above N, in order, each with its number;
+    since at the last number or beyond: none; a since that is not a whole number from 0 to
+    10^12: 400, nothing changed."""
+    s = fresh(seed=6)
+    twin, port = s.twin, s.port
+    s.page.close()
+    assert twin.act({"op": "new_game", "players": 2})["ok"]
+    twin.pause()
+    said = board_events(twin)
+    assert len(said) >= 2 and [n for n, _ in said] == list(range(1, len(said) + 1))
+    for since in range(len(said) + 2):
+        code, ans = get(port, b"/api/state?since=%d" % since)
+        assert code == 200
+        got = [[e["seq"], e["event"]["event"]] for e in ans["events"]]
+        assert got == [e for e in said if e[0] > since], since
+    for bad in (b"-1", b"1.5", b"x", b"", b"%d" % (10 ** 12 + 1)):
+        code, ans = get(port, b"/api/state?since=" + bad)
+        assert code == 400 and ans["error"] == "bad_request", bad
+    assert board_events(twin) == said
+
+
+# -- the new-game menu ---------------------------------------------------------------------------
+def menu(page, select):
+    """(the chosen value, [(value, label, under a heading or None)]) of a menu."""
+    return page.evaluate("""(sel) => { const s = document.querySelector(sel);
+        return [s.value, [...s.options].map(o => [o.value, o.textContent,
+            o.parentNode.tagName === 'OPTGROUP' ? o.parentNode.label : null])]; }""", select)
+
+
+def test_a_page_started_for_dog_royal_offers_dog_royal(fresh):
+    """`agentboard sim --game dog-royal` draws the 4-seat DOG board, which plays DOG and DOG
+    Royal with the same cards (docs/board-protocols.md: new_game's game). The menu offers
+    DOG Royal first and chosen; DOG only under a heading saying it is another game of the
+    board; "new game" begins DOG Royal; a game begun otherwise shows in the menu."""
+    s = fresh(seed=8, board="dog-4", game="dog-royal")
+    twin, page = s.twin, s.page
+    chosen, options = menu(page, "#game")
+    assert chosen == "dog-royal"
+    assert options[0] == ["dog-royal", "DOG Royal", None]
+    assert options[1:] == [["dog", "DOG", "other games this board plays"]]
+    assert page.is_visible("#game")
+    assert menu(page, "#players")[0] == "4"
+    page.click("#new-game")  # no game: begun at once
+    until(lambda: status(page) == "setup", "the setup phase")
+    assert twin.state()["view"]["game"] == "dog-royal"
+    assert page.get_attribute("#status", "data-game") == "dog-royal"
+    assert page.inner_text("#status").startswith("DOG Royal · setup")
+    # a DOG game begun through the API: the menu shows it, then keeps the user's choice
+    assert twin.act({"op": "new_game", "game": "dog", "players": 3})["ok"]
+    until(lambda: menu(page, "#game")[0] == "dog", "the menu to show DOG")
+    until(lambda: menu(page, "#players")[0] == "3", "the menu to show 3 players")
+    page.select_option("#game", "dog-royal")
+    page.select_option("#players", "2")
+    time.sleep(1.0)
+    assert (menu(page, "#game")[0], menu(page, "#players")[0]) == ("dog-royal", "2")
+    # the twin's own default is the page's game as well
+    assert twin.act({"op": "new_game", "players": 2})["ok"]
+    assert twin.state()["view"]["game"] == "dog-royal"
+    assert not s.errors

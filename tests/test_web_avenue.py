@@ -24,6 +24,7 @@ from shared_rules.avenue import position, randgame, tables
 from shared_rules.avenue.state import MARKET
 from shared_rules.avenue.tables import NONE
 from shared_rules.rng import Rng
+from test_web import board_events, kinds, page_events, slow_answers
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHROMIUM = "/usr/bin/chromium"
@@ -54,10 +55,17 @@ class Site:
         self.page = None
         self.errors = []
         if browser is not None:
-            self.page = browser.new_page(viewport=VIEWPORT)
-            self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-            self.page.goto(self.url)
-            self.page.wait_for_selector("g.space")
+            self.open(browser)
+
+    def open(self, browser):
+        """A page on the server (another one: the one before is closed)."""
+        if self.page is not None:
+            self.page.close()
+        self.page = browser.new_page(viewport=VIEWPORT)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(self.url)
+        self.page.wait_for_selector("g.space")
+        return self.page
 
     def close(self):
         if self.page is not None:
@@ -831,3 +839,54 @@ def test_a_game_resumed_from_flash_is_laid_out_as_the_board_counts_it(tmp_path):
         assert again.cards.disagrees(view) is None
     finally:
         again.close()
+
+
+def test_the_mode_menu_shows_the_running_games_mode(site, browser):
+    """A game begun with the board's own menu (advanced, one against one: its second entry,
+    firmware/avenue/app.py's MENU) or running when the page is opened: the page's menu shows
+    its mode and players; a choice made in the menu then stays while that game runs."""
+    s = site(seed=9, paused=True)
+    twin, port, page = s.twin, s.port, s.page
+    assert page.input_value("#mode") == "simple"  # no game: the console's default
+    for ms, ticks in ((2100, 14), (100, 2), (2100, 14)):
+        assert act(port, {"op": "press", "button": "confirm", "ms": ms})[0] == 200
+        twin.step(ticks)
+    assert firmware(twin)["view"]["mode"] == "advanced"
+    until(lambda: page.get_attribute("#status", "data-phase") == "setup", "the game on the page")
+    until(lambda: page.input_value("#mode") == "advanced", "the menu to show advanced")
+    assert page.input_value("#players") == "2"
+    page.select_option("#mode", "simple")
+    page.select_option("#players", "4")
+    time.sleep(1.0)  # five polls
+    assert (page.input_value("#mode"), page.input_value("#players")) == ("simple", "4")
+    page = s.open(browser)  # a page opened on the running game
+    until(lambda: page.get_attribute("#status", "data-phase") == "setup", "the game on the page")
+    until(lambda: page.input_value("#mode") == "advanced", "the menu to show advanced")
+    assert page.input_value("#players") == "2"
+    # a new game begun from the page: the menu shows it
+    page.select_option("#players", "3")
+    page.select_option("#mode", "simple")
+    page.click("#new-game")
+    page.click("#new-yes")
+    until(lambda: firmware(twin)["view"]["mode"] == "simple", "the simple game")
+    time.sleep(1.0)
+    assert (page.input_value("#mode"), page.input_value("#players")) == ("simple", "3")
+    assert not s.errors
+
+
+def test_slow_answers_show_each_event_once_on_the_avenue_page(site):
+    """Polls that take longer than the page's interval: one at a time, each event listed once."""
+    s = site(seed=5)
+    twin, page = s.twin, s.page
+    until(lambda: kinds(page_events(page)) == kinds(board_events(twin)) != [], "the boot event")
+    count = slow_answers(twin, 0.7)
+    page.select_option("#players", "2")
+    page.click("#new-game")
+    until(lambda: page.get_attribute("#status", "data-phase") == "play", "the first turn", 20)
+    time.sleep(2.0)  # answers asked for before the last one came have all come
+    shown, said = page_events(page), board_events(twin)
+    assert "new_game" in kinds(said)
+    assert kinds(shown) == kinds(said), "the list repeats or misses events"
+    assert shown == said
+    assert count["most"] == 1, "%d answers of /api/state were under way at once" % count["most"]
+    assert not s.errors

@@ -6,12 +6,16 @@ step, nothing fetched at run time) serving the page in static/ and a JSON API ov
     GET  /api/layout                 the board to draw: track, holes, meeting points, starts,
                                      homes, start areas, seats, and every LED's location (the
                                      Agent Avenue board: spaces, homes, black-market spaces,
-                                     pads, seat LEDs, the cards' names)
+                                     pads, seat LEDs, the cards' names); the games the board
+                                     plays (games; the DOG boards' with titles, their names for
+                                     a person) and the one the page was started for (game)
     GET  /api/state?since=N[&referee=1]   the device (running or stopped, and why), LEDs and
                                      what each lit one asks (lights), pieces (undercover ones
                                      as "undercover"), pieces in hand, the hands of cards, the
                                      board's public view, the guidance line, and the board's
-                                     events after N; referee=1 adds the hidden colours
+                                     events numbered above N ({seq, event}: numbered from 1 as
+                                     they come, the last 200 kept); referee=1 adds the hidden
+                                     colours
     GET  /api/sensors                every sensor's last raw reading and its class
     POST /api/act                    a hand action (JSON body): lift, place, slide, flip, card,
                                      press, fault, new_game, power_on (host_tools/web/actions.py)

@@ -95,6 +95,9 @@ class Twin:
         if game is not None and game not in self.games:
             raise TwinError("%s is not played on %s; it plays %s" % (
                 game, board, ", ".join(sorted(self.games))))
+        # the game the page was started for: the new-game menu's default. Without one, the
+        # board's first, as the firmware's new_game and the simulator's deck take it
+        self.game = game if game is not None else sorted(self.games)[0]
         kw = {}
         if board != BOARD:
             kw["board"] = board
@@ -296,15 +299,16 @@ class Twin:
 
     # -- what the page may see -------------------------------------------------------------
     def layout(self):
-        """The board to draw, from the rules core's layout and the variant's sensor map, and
-        the games it seats."""
+        """The board to draw, from the rules core's layout and the variant's sensor map, the
+        games it seats (with their names for a person) and the one the page was started for."""
         lay = self.lay
         return {"board": self.board, "track": lay.n, "colours": list(lay.colours),
                 "start": dict((lay.colours[c], lay.start[c]) for c in range(lay.ncol)),
                 "holes": [i for i in range(lay.n) if lay.hole[i]],
                 "meeting_points": list(lay.meeting_points), "home_spaces": lay.home_n,
                 "special_spaces": list(lay.special_spaces), "locations": self.locations,
-                "games": self.games}
+                "games": self.games, "game": self.game,
+                "titles": dict((g, variant.variant_class(g).title) for g in self.games)}
 
     def _ranked(self):
         """Whether the game on the board ranks its pieces (their ranks are printed on them)."""
@@ -499,14 +503,13 @@ class Twin:
     def _new_game(self, players, game=None):
         if not self.sim.alive():
             return refuse("the board has stopped: power it on first", "device_off")
-        if game is not None and players not in self.games.get(game, ()):
+        if game is None:
+            game = self.game  # the page's game, not the firmware's first one
+        if players not in self.games.get(game, ()):
             return refuse("the %s board plays %s" % (self.board, "; ".join(
                 "%s with %s players" % (g, " or ".join(str(n) for n in counts))
                 for g, counts in sorted(self.games.items()))), "bad_request")
-        cmd = {"op": "new_game", "players": players}
-        if game is not None:
-            cmd["game"] = game
-        ans = self._send(cmd)
+        ans = self._send({"op": "new_game", "players": players, "game": game})
         if not ans or not ans.get("ok"):
             return public_answer(ans or refuse("the board did not answer", "internal"))
         self.view = None  # so the view read next is a game begun: new cards, new hands

@@ -258,19 +258,31 @@ function showHands(hands, view) {
   }
 }
 
+// a game's name for a person, as the rules core titles it
+function title(game) { return (state.layout.titles || {})[game] || game; }
+
 function showStatus(view) {
   const s = document.getElementById("status");
   state.view = view;
-  if (!view) { s.textContent = "no game"; s.dataset.phase = "idle"; delete s.dataset.toMove; return; }
+  if (!view) {
+    s.textContent = "no game";
+    s.dataset.phase = "idle";
+    delete s.dataset.toMove;
+    delete s.dataset.game;
+    return;
+  }
   s.dataset.phase = view.phase;
   s.dataset.toMove = view.to_move;
-  s.textContent = view.phase.replace("_", " ") + " · " + view.to_move + " to move" +
+  s.dataset.game = view.game;
+  s.textContent = title(view.game) + " · " + view.phase.replace("_", " ") + " · " +
+    view.to_move + " to move" +
     (view.card ? " · card " + view.card : "") +
     (view.card === "partner" && view.steps_left !== null ? " · steps left " + view.steps_left : "") +
     (view.expected && view.expected.length ? " · put right: " + view.expected.join(" ") : "");
 }
 
-async function refresh() {
+// the board read once (refresh, below, keeps one read in flight at a time)
+async function readBoard() {
   if (state.replay) return;
   let s;
   try {
@@ -286,10 +298,13 @@ async function refresh() {
   showHands(s.hands, s.view);
   state.since = showEvents(s.events, state.since);
   showStatus(s.view);
+  showMenu(s.view);
   showGuidance(s.guidance);
   showDevice(s.device);
   document.getElementById("reader-card").textContent = s.reader || "";
 }
+
+const refresh = oneAtATime(readBoard);
 
 async function loadRecord(file) {
   let rec;
@@ -355,24 +370,45 @@ function fillPlayers() {
   sel.value = String(Math.max(...counts));
 }
 
+function gameOption(game, parent) {
+  const o = document.createElement("option");
+  o.value = game;
+  o.textContent = title(game);
+  parent.appendChild(o);
+}
+
+// the game the page was started for first and chosen; the other games this board plays
+// apart, under a heading that says so (the same cards play them: the board's own menu
+// offers them too)
 function fillGames(lay) {
   const sel = document.getElementById("game");
   const names = Object.keys(lay.games || {}).sort();
-  for (const g of names) {
-    const o = document.createElement("option");
-    o.value = o.textContent = g;
-    sel.appendChild(o);
+  const others = names.filter(g => g !== lay.game);
+  if (names.includes(lay.game)) gameOption(lay.game, sel);
+  if (others.length) {
+    const group = document.createElement("optgroup");
+    group.label = "other games this board plays";
+    for (const g of others) gameOption(g, group);
+    sel.appendChild(group);
   }
+  sel.value = names.includes(lay.game) ? lay.game : names[0];
   sel.hidden = names.length < 2;  // a board with one game needs no choice
   sel.addEventListener("change", fillPlayers);
   fillPlayers();
+}
+
+// the menu shows the running game: its game and its number of players
+function showMenu(view) {
+  if (!view) return;
+  if (follow(document.getElementById("game"), view.game)) fillPlayers();
+  follow(document.getElementById("players"), view.players);
 }
 
 function askNewGame() {
   const players = Number(document.getElementById("players").value);
   if (!gameRunning()) return newGame(players);
   document.getElementById("confirm-new-text").textContent = "Start a new " + players +
-    "-player game of " + document.getElementById("game").value +
+    "-player game of " + title(document.getElementById("game").value) +
     "? The game on the board ends (its record is replaced).";
   document.getElementById("confirm-new").hidden = false;
 }
@@ -383,8 +419,7 @@ function init() {
     state.layout = lay;
     drawBoard(lay);
     fillGames(lay);
-    refresh();
-    state.timer = setInterval(refresh, 200);
+    state.timer = poll(refresh);
   });
   document.getElementById("referee").addEventListener("change", () => {
     document.getElementById("referee-banner").hidden = !referee();

@@ -401,7 +401,8 @@ function showStatus(view) {
     (view.expected && view.expected.length ? " · put right: " + view.expected.join(" ") : "");
 }
 
-async function refresh() {
+// the board read once (refresh, below, keeps one read in flight at a time)
+async function readBoard() {
   let s;
   try {
     s = await api("/api/state?since=" + state.since + (referee() ? "&referee=1" : ""));
@@ -419,8 +420,22 @@ async function refresh() {
   showTruth(s.truth);
   state.since = showEvents(s.events, state.since);
   showStatus(s.view);
+  showMenu(s.view);
   showGuidance(s.guidance);
   showDevice(s.device);
+}
+
+const refresh = oneAtATime(readBoard);
+
+// the menu shows the running game: its mode, and its players when the menu has its seating
+// (the board's own menu also seats one green against two blue, which the page does not deal)
+function showMenu(view) {
+  if (!view) return;
+  follow(document.getElementById("mode"), view.mode);
+  const lay = state.layout;
+  const seating = lay.sides.map(side => view.seats[side]).join(",");
+  const players = Object.keys(lay.seats).find(n => lay.seats[n].join(",") === seating);
+  follow(document.getElementById("players"), players || null);
 }
 
 function fillNewGame(lay) {
@@ -459,8 +474,7 @@ function init() {
     state.layout = lay;
     drawBoard(lay);
     fillNewGame(lay);
-    refresh();
-    setInterval(refresh, 200);
+    poll(refresh);
   });
   document.getElementById("referee").addEventListener("change", () => {
     document.getElementById("referee-banner").hidden = !referee();

@@ -56,18 +56,73 @@ function describe(e) {
   return parts.join(", ");
 }
 
-// the board's events after `since`, newest on top; returns the last one's number
+const EVENTS_SHOWN = 60;
+const GAME_BEGUN = new Set(["new_game", "resumed"]);  // events after which another game runs
+let gameSeq = 0;  // the number of the last of them shown
+
+// the board's events after `since`, newest on top; returns the last one's number. An event
+// at or below `since` is already in the list: an answer can repeat it (one asked for before
+// the last answer came, or a server that does not skip them)
 function showEvents(events, since) {
   const list = document.getElementById("events");
   for (const { seq, event } of events) {
-    since = Math.max(since, seq);
+    if (seq <= since) continue;
+    since = seq;
+    if (GAME_BEGUN.has(event.event)) gameSeq = seq;
     const li = document.createElement("li");
     li.textContent = describe(event);
     li.setAttribute("data-event", event.event);
+    li.setAttribute("data-seq", seq);
     list.insertBefore(li, list.firstChild);
   }
-  while (list.children.length > 60) list.removeChild(list.lastChild);
+  while (list.children.length > EVENTS_SHOWN) list.removeChild(list.lastChild);
   return since;
+}
+
+// fn (a poll of the board) with one call in flight at a time: on a loaded machine an answer
+// can take longer than the poll interval, and overlapping polls would each show what the
+// others show, and an older answer could land after a newer one. A call made while one runs
+// runs fn once more when it ends (after an action the board must be read again: an answer
+// asked for before the action shows the board as it was) and waits for that.
+function oneAtATime(fn) {
+  let running = null;
+  let again = false;
+  async function loop() {
+    try {
+      do { again = false; await fn(); } while (again);
+    } finally {
+      running = null;
+    }
+  }
+  const call = () => {
+    if (running) { again = true; return running; }
+    running = loop();
+    return running;
+  };
+  call.busy = () => running !== null;
+  return call;
+}
+
+const POLL_MS = 200;
+
+// reads the board every POLL_MS; a tick that finds the last poll still under way is skipped
+function poll(refresh) {
+  refresh();
+  return setInterval(() => { if (!refresh.busy()) refresh(); }, POLL_MS);
+}
+
+// a new-game menu shows the game running on the board (its game, its mode, its players):
+// set to it when another game begins (the page's, the board's own menu's, one resumed from
+// flash) and left alone between, so a choice being made is not undone by the next poll
+const followed = new WeakMap();
+
+function follow(select, value) {
+  const key = gameSeq + ":" + value;
+  if (value === null || value === undefined || followed.get(select) === key) return false;
+  followed.set(select, key);
+  if (![...select.options].some(o => o.value === String(value))) return false;
+  select.value = String(value);
+  return true;
 }
 
 function showGuidance(g) {
