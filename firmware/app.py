@@ -7,7 +7,7 @@ import time
 from shared_rules import variant
 from firmware.board import Board
 from firmware.places import Places
-from firmware.referee import Referee
+from firmware.referee import Referee, TRANSIT_MS
 from firmware.store import LOST, open_store
 from firmware.cardmap import CardMap
 from firmware.view import View
@@ -22,6 +22,7 @@ SCAN_MS = 20
 NFC_EVERY = 5
 BLINK_EVERY = 10
 READY_EVERY = 25  # twice a second the still board lets the game's journal erase ahead
+NEW_GAME_FIELDS = ("op", "game", "players", "seats", "dealer")
 SOUNDS = {"move": "accept", "reject": "reject", "win": "win", "mismatch": "fault",
           "fault": "fault", "effect": "effect", "turn": "turn", "draw": "effect"}
 
@@ -58,6 +59,7 @@ class App:
         self.store = open_store(data_dir, self.event)
         self.cardmap = CardMap(data_dir, game.cards.names)
         self.ref = Referee(self.places, self.store, self.cardmap, self.event, game)
+        self.ref.transit_scans = TRANSIT_MS // SCAN_MS
         self.view = View(board.leds, board.led_names, board.locations, self.places, lay)
         board.release_names()  # turned into index tables above: give their heap back
         self.dirty = True
@@ -94,6 +96,8 @@ class App:
             self.dirty = True
         elif n % READY_EVERY == 0:
             self.store.ready()  # so that no save waits for a sector erase
+        if self.ref.transit_left and self.ref.tick():
+            self.dirty = True  # a piece stood too long on a space its move passes: refused
         if n % NFC_EVERY == 0:
             ev = b.cards.poll()
             if ev == CARD:
@@ -172,37 +176,72 @@ class App:
         elif ev == PRESS:
             ref.confirm()
 
+    def new_game(self, cmd):
+        ref = self.ref
+        lay = self.lay
+        for k in cmd:
+            if k not in NEW_GAME_FIELDS:  # a field no game of this board has (mode?)
+                return _err("bad_request", "new_game on this board (%s) takes %s; not %r"
+                            % (lay.name, ", ".join(NEW_GAME_FIELDS[1:]), k))
+        game = cmd.get("game", self.games[0])
+        if game not in self.games:
+            return _err("bad_request", "game %r: this board (%s) referees %s" % (
+                game, lay.name, ", ".join(self.games)))
+        players = cmd.get("players")
+        counts = [n for g, n in self.choices if g == game]
+        if type(players) is not int or players not in counts:
+            return _err("bad_request", "%s on this board (%s) is played by %s players" % (
+                game, lay.name, " or ".join([str(n) for n in sorted(counts)])))
+        seats = cmd.get("seats")
+        if seats is not None:
+            if type(seats) is not list or len(seats) != players or any(
+                    s not in lay.colours for s in seats) or len(set(seats)) != players:
+                return _err("bad_request", "seats must name %d different colours" % players)
+        else:
+            seats = [lay.colours[c] for c in lay.default_seats[players]]
+        dealer = cmd.get("dealer")
+        if dealer is not None and dealer not in seats:
+            return _err("bad_request", "the dealer must be one of the seats")
+        g = variant.load(game, lay.name)
+        why = self.unready(g)
+        if why:
+            return _err("not_calibrated", why)
+        ref.start(players, seats, dealer, g)
+        self.dirty = True
+        return {"ok": True}
+
+    def status(self):
+        ref = self.ref
+        cr = self.board.cards
+        uid = "".join(["%02x" % x for x in cr.uid])
+        gc.collect()
+        return {"ok": True, "phase": ref.phase, "calibrated": self.board.calibrated,
+                "version": deployed_version(self.data_dir),
+                "menu_players": self.choices[self.menu][1] if self.menu >= 0 else None,
+                "menu_game": self.choices[self.menu][0] if self.menu >= 0 else None,
+                "heap_used": gc.mem_alloc(), "heap_free": gc.mem_free(),
+                "cards_enrolled": self.cardmap.count(),
+                "reader": {"card": uid, "kind": self.cardmap.kind(uid) if uid else None,
+                           "errors": cr.errors, "two_cards": cr.collided},
+                "faults": [self.board.locations[i] for i in range(self.board.scanner.n)
+                           if self.board.scanner.state[i] == 3]}
+
+    def debug(self):
+        ref = self.ref
+        # what the referee sees right now: sensed classes, touched squares, the move so far
+        names = self.board.locations
+        sensed = dict((names[i], ref.sensed[i]) for i in range(len(names)) if ref.sensed[i])
+        j = ref.judge
+        return {"ok": True, "phase": ref.phase, "sensed": sensed,
+                "touched": [names[i] for i in range(len(names)) if ref.touched[i]],
+                "used": getattr(j, "used", None),
+                "burned": [names[i] for i in getattr(j, "burned", [])]}
+
     def command(self, cmd):
         op = cmd["op"]
         ref = self.ref
-        lay = self.lay
         if op == "new_game":
-            game = cmd.get("game", self.games[0])
-            if game not in self.games:
-                return _err("bad_request", "game %r: this board (%s) referees %s" % (
-                    game, lay.name, ", ".join(self.games)))
-            players = cmd.get("players")
-            counts = [n for g, n in self.choices if g == game]
-            if type(players) is not int or players not in counts:
-                return _err("bad_request", "%s on this board (%s) is played by %s players" % (
-                    game, lay.name, " or ".join([str(n) for n in sorted(counts)])))
-            seats = cmd.get("seats")
-            if seats is not None:
-                if type(seats) is not list or len(seats) != players or any(
-                        s not in lay.colours for s in seats) or len(set(seats)) != players:
-                    return _err("bad_request", "seats must name %d different colours" % players)
-            else:
-                seats = [lay.colours[c] for c in lay.default_seats[players]]
-            dealer = cmd.get("dealer")
-            if dealer is not None and dealer not in seats:
-                return _err("bad_request", "the dealer must be one of the seats")
-            g = variant.load(game, lay.name)
-            why = self.unready(g)
-            if why:
-                return _err("not_calibrated", why)
-            ref.start(players, seats, dealer, g)
-            self.dirty = True
-            return {"ok": True}
+            return self.new_game(cmd)
         if op == "enrol":
             try:
                 self.cardmap.enrol(cmd.get("uid"), cmd.get("card"))
@@ -210,32 +249,14 @@ class App:
                 return _err("bad_request", str(e))
             return {"ok": True, "cards_enrolled": self.cardmap.count()}
         if op == "status":
-            cr = self.board.cards
-            uid = "".join(["%02x" % x for x in cr.uid])
-            gc.collect()
-            return {"ok": True, "phase": ref.phase, "calibrated": self.board.calibrated,
-                    "version": deployed_version(self.data_dir),
-                    "menu_players": self.choices[self.menu][1] if self.menu >= 0 else None,
-                    "menu_game": self.choices[self.menu][0] if self.menu >= 0 else None,
-                    "heap_used": gc.mem_alloc(), "heap_free": gc.mem_free(),
-                    "cards_enrolled": self.cardmap.count(),
-                    "reader": {"card": uid, "kind": self.cardmap.kind(uid) if uid else None,
-                               "errors": cr.errors, "two_cards": cr.collided},
-                    "faults": [self.board.locations[i] for i in range(self.board.scanner.n)
-                               if self.board.scanner.state[i] == 3]}
+            return self.status()
         if op == "debug":
-            # what the referee sees right now: sensed classes, touched squares, the move so far
-            names = self.board.locations
-            sensed = dict((names[i], ref.sensed[i]) for i in range(len(names)) if ref.sensed[i])
-            j = ref.judge
-            return {"ok": True, "phase": ref.phase, "sensed": sensed,
-                    "touched": [names[i] for i in range(len(names)) if ref.touched[i]],
-                    "used": getattr(j, "used", None),
-                    "burned": [names[i] for i in getattr(j, "burned", [])]}
+            return self.debug()
         if op in ("calibrate", "sensors"):
-            if ref.st is not None and ref.phase not in ("setup", "game_over"):
+            if ref.st is not None and ref.phase != "game_over":
                 # raw readings of a running game would show where pieces stand as finely as a
-                # magnet differs from another; and re-measuring would disturb the game
+                # magnet differs from another; re-measuring would disturb the game; and in a
+                # game's setup the pieces stand on the board the empty step measures
                 return _err("not_now", "a game is running: calibrate before a game, or after "
                             "it (new_game replaces it)")
             from firmware import calibrate

@@ -23,6 +23,8 @@ WAIT = 0       # nothing decided yet (a move may be under way)
 DONE = 1       # one move explains the board: self.move
 AMBIGUOUS = 2  # complete, but another legal move could still grow out of it: confirm decides
 ILLEGAL = 3    # no legal move explains the board: self.bad lists the sensors to put right
+RESTING = 4    # one move explains the board (self.move), but its piece stands on a space a
+               # longer move of it passes: a hand carrying it on, or a placement if it stays
 
 
 def occ(cls):
@@ -44,8 +46,14 @@ O_BAND = 10    # the rank band each reads after it (NO_BAND: empty, or an unrank
 O_VIA = 13     # a citizen's jump: the sensor of the special space it stands on a while
 O_COUNTS = 14  # then the pieces in each start area after the move, one byte per colour
 MAX_CHANGED = 3
+MAX_COUNT = 13  # the furthest a card moves a piece (the 13): a longer way round is the other way
 NONE = 255  # no sensor (boards have fewer than 255)
 OUTLINE_CHUNK = 8  # outlines per bytearray (160 bytes on the 6-seat board): no array of 80
+# how an outline stands against the board (WholeMove._against)
+O_NO = 0         # the board has left it
+O_GROWING = 1    # the board may still grow into it
+O_UNTOUCHED = 2  # complete but for a capture or swap square nobody touched: confirm decides
+O_COMPLETE = 3
 
 
 class WholeMove:
@@ -86,6 +94,7 @@ class WholeMove:
         movegen.moves(st, k, self._outline)
         self.move = None
         self.bad = []
+        self.moved = []
 
     def left(self):
         return 0  # Partner 4 steps left; an ordinary card has none
@@ -148,112 +157,190 @@ class WholeMove:
     def judge(self, sensed, touched, bands=None):
         """sensed: class per sensor; touched: per sensor, changed since the card was played;
         bands: the rank band per sensor (a ranked game's moves must show the right ranks)."""
-        places = self.places
-        moved = []  # sensors whose occupancy differs from before the move (start spots aside)
-        felt = []   # sensors touched since the card (lifted, placed), start spots aside
+        moved, same = self._changes(sensed, touched)
+        self.moved = moved
+        now_count = self._start_counts(sensed)
+        self._classify(sensed, touched, bands, moved, now_count)
+        res = self._verdict(moved, same)
+        if res == DONE and self.in_transit(sensed):
+            return RESTING
+        return res
+
+    def _changes(self, sensed, touched):
+        """(sensors whose occupancy differs from before the move, touched sensors whose
+        occupancy is as before it), start spots aside. A touched square as it was is either
+        a piece lifted and put back or a capture's or swap's square: only a complete move that
+        involves it makes it count (_verdict)."""
+        moved = []
+        same = []
         pre = self.pre
-        for i in places.track:
+        for i in self.places.track:
             if OCCUPIED[sensed[i]] != pre[i]:
                 moved.append(i)
-            if touched[i]:
-                felt.append(i)
-        now_count = bytearray(self.pre_count)  # pieces on each start area's spots now
-        for c in self.st.seats:  # other colours' pieces may rest anywhere off the board
+            elif touched[i]:
+                same.append(i)
+        return moved, same
+
+    def _start_counts(self, sensed):
+        """Pieces on each start area's spots now (other colours' pieces may rest anywhere off
+        the board: only the seats' areas are counted)."""
+        places = self.places
+        now_count = bytearray(self.pre_count)
+        for c in self.st.seats:
             now_count[c] = 0
             for i in places.spots[c]:
                 now_count[c] += OCCUPIED[sensed[i]]
-        # an outline that explains the board completely, and whether another outcome does
-        # too; the same for a move complete but for a square nobody touched (confirm may
-        # accept it): only "one" and "more than one" matter, so no list of them is made
-        complete = -1  # (outlines by their number g)
-        complete_more = False
-        untouched = -1
-        untouched_more = False
-        growing = 0
+        return now_count
+
+    def _classify(self, sensed, touched, bands, moved, now_count):
+        """Sorts the outlines against the board: the first that explains it completely and
+        whether another outcome does too (self.complete, self.complete_more); the same for a
+        move complete but for a square nobody touched (confirm may accept it); and the ones
+        the board may still grow into (self.grow, by number g)."""
+        self.complete = -1
+        self.complete_more = False
+        self.untouched = -1
+        self.untouched_more = False
+        self.grow = []
         size = self.size
         g = -1
         for r in self.outlines:
             for o in range(0, min(self.noutlines - g - 1, OUTLINE_CHUNK) * size, size):
                 g += 1
-                s0 = r[o + O_SENSOR]
-                s1 = r[o + O_SENSOR + 1]
-                s2 = r[o + O_SENSOR + 2]
-                ok = True
-                for i in moved:
-                    if i != s0 and i != s1 and i != s2:
-                        ok = False
-                        break
-                if not ok:
-                    continue
-                # start areas may only have changed the move's way: a piece left for the start
-                # space, a knocked-out piece put back (or still in a hand)
-                for c in range(len(now_count)):
-                    lo = min(self.pre_count[c], r[o + O_COUNTS + c])
-                    hi = max(self.pre_count[c], r[o + O_COUNTS + c])
-                    if not lo <= now_count[c] <= hi:
-                        ok = False
-                        break
-                if not ok:
-                    continue
-                done = True
-                touch_missing = False
-                via = r[o + O_VIA]
-                for j in range(r[o + O_N]):
-                    i = r[o + O_SENSOR + j]
-                    now = OCCUPIED[sensed[i]]
-                    after = r[o + O_AFTER + j]
-                    if i == via and now:
-                        done = False  # the citizen stands on its special space: the jump goes on
-                        continue
-                    if now != after:
-                        done = False
-                        # a sensor already changed must have changed the move's way; a square
-                        # whose occupant changes (capture, swap) may stand empty meanwhile
-                        if now != pre[i] and not (pre[i] and after):
-                            ok = False
-                            break
-                    elif pre[i] and after and not touched[i]:
-                        done = False  # a capture or swap square nobody has touched yet
-                        touch_missing = True
-                    elif self.ranked and now and bands[i] != r[o + O_BAND + j]:
-                        done = False  # not (yet) the rank this move puts there
-                if not ok:
-                    continue
-                for c in range(len(now_count)):
-                    # entering needs the piece to have left its start area
-                    if r[o + O_COUNTS + c] < self.pre_count[c] and now_count[c] != r[o + O_COUNTS + c]:
-                        done = False
-                if done:
-                    if complete < 0:
-                        complete = g
-                    elif self._key(g) != self._key(complete):
-                        complete_more = True
-                else:
-                    # a move the board could still grow into must explain every touched square
-                    explains = True
-                    for i in felt:
-                        if i != s0 and i != s1 and i != s2:
-                            explains = False
-                            break
-                    if explains:
-                        growing += 1
-                    if touch_missing:
-                        if untouched < 0:
-                            untouched = g
-                        elif self._key(g) != self._key(untouched):
-                            untouched_more = True
+                state = self._against(r, o, sensed, touched, bands, moved, now_count)
+                if state == O_COMPLETE:
+                    if self.complete < 0:
+                        self.complete = g
+                    elif self._key(g) != self._key(self.complete):
+                        self.complete_more = True
+                elif state != O_NO:
+                    self.grow.append(g)
+                    if state == O_UNTOUCHED:
+                        if self.untouched < 0:
+                            self.untouched = g
+                        elif self._key(g) != self._key(self.untouched):
+                            self.untouched_more = True
+
+    def _against(self, r, o, sensed, touched, bands, moved, now_count):
+        """How the outline at r[o:] stands against the board: O_NO (the board has left it),
+        O_GROWING (not complete yet), O_UNTOUCHED (complete but for a capture or swap square
+        nobody touched) or O_COMPLETE."""
+        s0 = r[o + O_SENSOR]
+        s1 = r[o + O_SENSOR + 1]
+        s2 = r[o + O_SENSOR + 2]
+        for i in moved:
+            if i != s0 and i != s1 and i != s2:
+                return O_NO
+        # start areas may only have changed the move's way: a piece left for the start space,
+        # a knocked-out piece put back (or still in a hand)
+        pre_count = self.pre_count
+        for c in range(len(now_count)):
+            after = r[o + O_COUNTS + c]
+            if not (pre_count[c] <= now_count[c] <= after or after <= now_count[c] <= pre_count[c]):
+                return O_NO
+        pre = self.pre
+        done = True
+        touch_missing = False
+        via = r[o + O_VIA]
+        for j in range(r[o + O_N]):
+            i = r[o + O_SENSOR + j]
+            now = OCCUPIED[sensed[i]]
+            after = r[o + O_AFTER + j]
+            if i == via and now:
+                done = False  # the citizen stands on its special space: the jump goes on
+                continue
+            if now != after:
+                done = False
+                # a sensor already changed must have changed the move's way; a square whose
+                # occupant changes (capture, swap) may stand empty meanwhile
+                if now != pre[i] and not (pre[i] and after):
+                    return O_NO
+            elif pre[i] and after and not touched[i]:
+                done = False  # a capture or swap square nobody has touched yet
+                touch_missing = True
+            elif self.ranked and now and bands[i] != r[o + O_BAND + j]:
+                done = False  # not (yet) the rank this move puts there
+        for c in range(len(now_count)):
+            # entering needs the piece to have left its start area
+            if r[o + O_COUNTS + c] < pre_count[c] and now_count[c] != r[o + O_COUNTS + c]:
+                done = False
+        if done:
+            return O_COMPLETE
+        return O_UNTOUCHED if touch_missing else O_GROWING
+
+    def _involves(self, g, squares):
+        """Whether outline g changes (or passes) every sensor in squares."""
+        r, o = self._outline_at(g)
+        s0 = r[o + O_SENSOR]
+        s1 = r[o + O_SENSOR + 1]
+        s2 = r[o + O_SENSOR + 2]
+        for i in squares:
+            if i != s0 and i != s1 and i != s2:
+                return False
+        return True
+
+    def in_transit(self, sensed):
+        """Whether the board is a legal move under way with its piece standing on a space
+        that move passes (a hand carrying it space by space, resting on each): every changed
+        square but that one is the move's, and that one lies on the track between where the
+        piece stood and where the move takes it. The referee waits before it refuses such a
+        board, or takes the shorter move that ends there: a placement stays, a hand moves on."""
+        pre = self.pre
+        landed = -1
+        for i in self.moved:
+            if OCCUPIED[sensed[i]] and not pre[i]:
+                if landed >= 0:
+                    return False  # two pieces where none stood: not one piece under way
+                landed = i
+        at = self.places.loc[landed] if landed >= 0 else NONE
+        if self.swap or at >= self.st.lay.n:
+            return False
+        others = [i for i in self.moved if i != landed]
+        for g in range(self.noutlines):
+            if self._involves(g, others) and self._passes(g, at):
+                return True
+        return False
+
+    def _passes(self, g, at):
+        """Whether outline g's piece passes track space `at` on its way (its destination and
+        the spaces before it, from where it stands, forward or back)."""
+        r, o = self._outline_at(g)
+        lay = self.st.lay
+        n = lay.n
+        frm = self.st.pos[r[o + O_A]]
+        if frm >= n:
+            return False  # entering: it goes straight onto its start space
+        to = movegen.dest_of(r[o + O_B] << 8 | r[o + O_B + 1])
+        if lay.is_home(to):
+            to = lay.start[lay.home_colour(to)]  # along the track to its start space, then in
+            ahead = (to - frm) % n + 1
+        else:
+            ahead = (to - frm) % n
+        back = (frm - to) % n
+        if ahead <= MAX_COUNT:
+            return 0 < (at - frm) % n < ahead
+        return back <= MAX_COUNT and 0 < (frm - at) % n < back
+
+    def _verdict(self, moved, same):
         self.bad = []
-        if complete >= 0 and not complete_more:
+        complete = self.complete
+        if complete >= 0 and not self.complete_more:
             self._accept(complete)
-            return AMBIGUOUS if growing else DONE
-        if complete < 0 and untouched >= 0 and not untouched_more:
-            self._accept(untouched)
+            # another move could still grow out of this board only if it explains what the
+            # complete one does: its squares that changed (every outline left in self.grow
+            # has those) and the touched squares as they were that it involves (a capture's
+            # square); a square put right that no complete move involves counts for none
+            need = [i for i in same if self._involves(complete, [i])]
+            for g in self.grow:
+                if self._involves(g, need):
+                    return AMBIGUOUS
+            return DONE
+        if complete < 0 and self.untouched >= 0 and not self.untouched_more:
+            self._accept(self.untouched)
             return AMBIGUOUS
         if complete >= 0:
             return WAIT  # several outcomes look alike so far: more must change first
-        if not moved:
-            return WAIT
-        if growing:
+        if not moved or self.grow:
             return WAIT
         self.bad = moved
         return ILLEGAL
@@ -276,6 +363,9 @@ class SplitMove:
 
     def left(self):
         return self.total - self.used
+
+    def in_transit(self, sensed):
+        return False  # each segment is judged where its piece is put down
 
     def lights(self):
         """What the LEDs show for the next segment, from where the pieces now stand."""

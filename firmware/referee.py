@@ -29,6 +29,10 @@ EFFECTS = {"capture": "knock_out", "flip": "flip", "meeting": "meeting", "reveal
            "out": "out"}
 RANKS = ("king", "knight", "citizen", "jester")
 FAULT_BYTE = bytes([FAULT])
+# how long a piece may stand on a space a legal move of it passes before the board refuses it
+# there: a hand carrying a piece space by space rests on each (a person counting spaces, some
+# 150 to 400 ms), a piece put down stays. docs/architecture.md, "Recognising moves"
+TRANSIT_MS = 600
 
 
 class Referee:
@@ -54,6 +58,9 @@ class Referee:
         self.counts = bytearray(self.lay.ncol)
         self.touched = bytearray(n)
         self.untouched = bytes(n)  # copied over touched and recheck to clear them at C speed
+        # the sensed classes when touched was last cleared (the card played, a Partner 4
+        # segment done): a square empty then and empty again is as if never touched
+        self.move_start = bytearray(n)
         # squares whose piece must be lifted before the board counts as right: after an undo,
         # where another piece belongs than the one standing there (the sensors cannot see
         # two pieces swapped back, only that both squares were lifted)
@@ -74,6 +81,10 @@ class Referee:
         self.accepted_at = -1  # sensor to flash after an accepted move
         self.rejected = False
         self.drawing = -1  # the seat told to draw a card (DOG Royal's special spaces)
+        # scans left before a piece standing on a space its move passes is refused there
+        # (0: none waiting); transit_scans is the app's to set: it knows its scan period
+        self.transit_scans = 1
+        self.transit_left = 0
         self.shown = Shown()
 
     # -- the game on flash -----------------------------------------------------------------
@@ -83,6 +94,10 @@ class Referee:
             return False
         if not self._rebuild(header, offsets):
             return False
+        if offsets.lift:
+            # an undo's exchange the power cut came before: its squares are still to be lifted
+            for loc in offsets.lift:
+                self.recheck[self.places.sensor[loc]] = 1
         self.out({"event": "resumed", "turns": len(self.turns), "to_move": self._c(self.st.to_move)})
         if not self.turns:  # cut off before the first move: the setup goes on
             self._set_phase("setup")
@@ -164,10 +179,15 @@ class Referee:
         self.sensed[:] = sensed
         if bands is not None:
             self.bands[:] = bands
+        start = self.move_start
         for i in changed:
-            self.touched[i] = 1
+            # a piece put down on an empty square and taken away again (a wrong placement
+            # put right) leaves the move as if it had never been there; an occupied square
+            # keeps its touch, the only trace of a capture or a swap on it
+            self.touched[i] = 0 if sensed[i] == EMPTY and start[i] == EMPTY else 1
             if self.recheck[i] and sensed[i] == EMPTY:
                 self.recheck[i] = 0
+                self._lifted_back()
 
     def decide(self):
         """Judges the board once it has been still for a scan: the changes of one action
@@ -295,7 +315,7 @@ class Referee:
         self.lights = lights
         self.pre_move = self.st
         self.drawing = -1  # the next card is played: the last draw is done
-        self.touched[:] = self.untouched
+        self._untouch()
         self.bad = []
         self.rejected = False
         self.diffs = []  # a move starts on a board that equals the game
@@ -303,6 +323,17 @@ class Referee:
         self.out({"event": "card", "card": kind, "seat": self._c(self.st.to_move)})
 
     # -- the move --------------------------------------------------------------------------
+    def _lifted_back(self):
+        # every square an undo asked to be lifted has been: saved, so that after a power cut
+        # the board does not ask for them again
+        if self.recheck == self.untouched:
+            self.store.append({"lifted": True})
+
+    def _untouch(self):
+        # a move (or its next Partner 4 segment) begins on the board as it stands
+        self.touched[:] = self.untouched
+        self.move_start[:] = self.sensed
+
     def _faulty(self):
         # sensors reading nonsense (a dead or shorted sensor): they read no piece, so a move
         # judged with them could be taken or refused on squares nobody can see
@@ -315,7 +346,17 @@ class Referee:
                 out.append(i)
         return out
 
-    def _judge(self):
+    def tick(self):
+        """Once a scan while a piece stands on a space its move passes (transit_left): once
+        it has stood there long enough, it is judged where it stands."""
+        self.transit_left -= 1
+        if not self.transit_left and self.phase == "await_move":
+            self._judge(True)
+            return True
+        return False
+
+    def _judge(self, late=False):
+        self.transit_left = 0
         faulty = self._faulty()
         if faulty or self.diffs:
             # the move waits while a sensor reads nonsense, shown where it is (as outside a
@@ -332,10 +373,19 @@ class Referee:
         left = self.judge.left()
         res = self.judge.judge(self.sensed, self.touched, self.bands)
         if self.judge.left() != left:  # a Partner 4 segment is done: the next one begins
-            self.touched[:] = self.untouched
+            self._untouch()
             self.lights = self.judge.lights()
         if self.phase == "await_move":
             self.lights.follow(self.sensed, self.touched)
+        if res == judge_mod.RESTING or res == judge_mod.ILLEGAL and \
+                self.judge.in_transit(self.sensed):
+            # the piece stands on a space a move of it passes: a hand carrying it on, or a
+            # placement if it stays there (then taken, or refused, where it stands)
+            if not late:
+                self.transit_left = self.transit_scans  # each space its own rest
+                res = judge_mod.AMBIGUOUS if res == judge_mod.RESTING else judge_mod.WAIT
+            elif res == judge_mod.RESTING:
+                res = judge_mod.DONE
         if res == judge_mod.DONE:
             self._accept(self.judge.move)
         elif res == judge_mod.ILLEGAL:
@@ -486,14 +536,17 @@ class Referee:
         if self.st is None or not self.turns or self.phase not in (
                 "await_card", "round_end", "mismatch", "game_over") or not self.store.whole():
             return False
-        self.store.append({"undo": True})
         self.turns.pop()
         was = self.st
         self._rebuild(self.header, self.turns)
-        lay = self.lay
-        for loc in range(lay.nboard):
+        lift = []
+        for loc in range(self.lay.nboard):
             if was.board[loc] and self.st.board[loc] and was.board[loc] != self.st.board[loc]:
                 self.recheck[self.places.sensor[loc]] = 1
+                lift.append(loc)
+        # the squares to lift are saved with the undo: a power cut before the players
+        # exchanged the pieces back must not forget that they have to
+        self.store.append({"undo": True, "lift": lift} if lift else {"undo": True})
         self.out({"event": "undo", "turns": len(self.turns)})
         self.card = -1
         self.judge = None

@@ -2,7 +2,7 @@
 # own (firmware/flashlog.py); elsewhere `game.log` (firmware/gamelog.py), one JSON line per
 # record. Both hold the same records: the game's header (format, game, layout, players, seats,
 # dealer), then one per completed turn ({"seat", "card", "move"}, or {"undo": true} taking the
-# last turn back).
+# last turn back; {"lifted": true} when the squares an undo asked to be lifted were).
 #
 # Turns stay on flash: the referee keeps only where each record starts (a byte per turn), and
 # reads turns back one at a time to resume, undo or export. Guarded, around either, keeps the
@@ -43,6 +43,10 @@ class Offsets:
         self.sizes = []   # per chunk: how many turns it holds
         self.n = 0
         self.last = 0     # where the last turn starts
+        # what the log's last undo still asks of the board: the rules locations whose piece
+        # must be lifted (a swap or a capture taken back: the sensors cannot see two pieces
+        # exchanged, only that both squares were lifted), None once they were (replay)
+        self.lift = None
 
     def append(self, at):
         step = at - self.last
@@ -104,9 +108,12 @@ class Offsets:
 
 def replay(records):
     """(header, offsets of the turns in force) from a log's (where, record) pairs in order:
-    the header first, then turns, an undo taking the last turn in force back."""
+    the header first, then turns, an undo taking the last turn in force back ({"undo": true,
+    "lift": [locations]} when pieces must be exchanged back), {"lifted": true} once the
+    board saw them lifted. offsets.lift: what an undo still asks for."""
     header = None
     offsets = Offsets()
+    lift = None
     for at, obj in records:
         if header is None:
             if type(obj) is not dict or obj.get("format") != FORMAT:
@@ -115,8 +122,13 @@ def replay(records):
         elif obj.get("undo"):
             if offsets:
                 offsets.pop()
+            lift = obj.get("lift")
+        elif obj.get("lifted"):
+            lift = None
         else:
             offsets.append(at)
+            lift = None
+    offsets.lift = lift
     return header, offsets
 
 

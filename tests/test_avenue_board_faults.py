@@ -2,7 +2,10 @@
 two cards on one pad, a bumped pawn, a power cut in the middle of a turn, bad console commands.
 Each gets its answer (an event, the view's phase and expected spaces), changes nothing in the
 game, and the game then goes on to agree with the players' own after every decision."""
+import json
+
 from shared_rules.avenue import move as M
+from shared_rules.avenue.apply import apply
 from shared_rules.avenue.state import MARKET
 from host_tools.sim.avenue_players import Players, TB, same_game, READ_MS, OFF_MS
 
@@ -138,24 +141,157 @@ def test_a_power_cut_after_the_play_resumes_at_the_recruit():
         p.close()
 
 
-def test_a_power_cut_between_the_two_lifts_of_the_recruit():
+def cut_and_restart(p, wait_ms=1500, hands=()):
+    """A power cut, the hands done while the board is off (control requests), power back."""
+    p.ask({"op": "power_cut"})
+    for req in hands:
+        p.ask(req)
+    p.ask({"op": "power_on"})
+    p.wait(wait_ms)
+
+
+def recruit_decided(p):
+    return [e for e in p.drain() if e.get("event") in ("recruit", "play", "pawn")]
+
+
+def all_json(p):
+    """Every console line since the last look is one JSON object (docs/board-protocols.md)."""
+    lines = p.ask({"op": "console"})["lines"]
+    for x in lines:
+        assert x.startswith("{") and isinstance(json.loads(x), dict), "not JSON: %r" % x
+    return [json.loads(x) for x in lines]
+
+
+def recruit_by_hand(p, take):
+    """The players' recruit as the rules have it, carried out by the hands already done."""
+    rec = M.recruit(take)
+    p.st, evs = apply(p.st, rec)
+    p.table.follow(evs)
+    p.pawns_to(p.st)
+    agrees(p)
+
+
+def test_a_card_taken_after_a_power_cut_decides_nothing_until_both_are_back():
+    # the other side took the face-down card, the power went, and at power-up the face-up
+    # card is taken within half a second: the board must not take the empty down pad for the
+    # first card lifted (it did: the recruit went the other way round)
     p = Players(3, "simple", (1, 1))
     try:
         mv = until(p, M.PLAY)
         p.carry_out(mv)
-        p.take("down")  # the other side took the face-down card ...
-        p.ask({"op": "power_cut"})
-        p.ask({"op": "power_on"})
-        p.wait(2500)  # the board reads its pads again: only the face-up card lies there
-        assert p.view()["phase"] == "recruit"
-        rec = M.recruit(M.TAKE_DOWN)
-        from shared_rules.avenue.apply import apply
-        p.st, evs = apply(p.st, rec)
-        p.table.follow(evs)
-        p.take("up")  # ... and the active side takes the other
-        p.pawns_to(p.st)
-        agrees(p)
+        up = p.uid(TB.agent_names[mv.up])
+        down = p.uid(TB.agent_names[mv.down], (up,))
+        p.take("down")
+        p.drain()
+        cut_and_restart(p, 300)
+        p.take("up")
+        p.wait(2000)
+        assert not recruit_decided(p)
+        view = p.view()
+        assert view["phase"] == "recruit" and view["put_back"] == ["up", "down"]
+        # both pads wait for their cards: white (every channel alike), blinking
+        seen = []
+        for _ in range(3):
+            seen.append(p.ask({"op": "leds"})["leds"])
+            p.wait(100)
+        for pad in ("reader:up", "reader:down"):
+            lit = [tuple(f[pad]) for f in seen]
+            assert (0, 0, 0) in lit and any(c[0] == c[1] == c[2] > 0 for c in lit), (pad, lit)
+        p.put(down, "down")
+        p.put(up, "up")
+        assert p.view()["put_back"] == [] and not recruit_decided(p)
+        p.take("down")  # now the choice: the other side takes the face-down card
+        p.take("up")
+        recruit_by_hand(p, M.TAKE_DOWN)
         p.play_to_end(agrees)
+    finally:
+        p.close()
+
+
+def test_both_cards_lifted_during_a_power_cut_are_asked_back_not_recruited():
+    p = Players(3, "simple", (1, 1))
+    try:
+        mv = until(p, M.PLAY)
+        p.carry_out(mv)
+        up = p.uid(TB.agent_names[mv.up])
+        down = p.uid(TB.agent_names[mv.down], (up,))
+        p.drain()
+        cut_and_restart(p, 2500, [{"op": "card_off", "reader": "up"},
+                                  {"op": "card_off", "reader": "down"}])
+        seen = all_json(p)
+        assert not [e for e in seen if e.get("event") in ("recruit", "pawn")], seen
+        assert TB.agent_names[mv.down] not in json.dumps(seen)
+        view = p.view()
+        assert view["phase"] == "recruit" and view["put_back"] == ["up", "down"]
+        assert view["played"]["down"] == "hidden"
+        # nothing was committed: another power cut resumes the same recruit
+        cut_and_restart(p)
+        assert p.view()["phase"] == "recruit"
+        p.put(up, "up")
+        p.put(down, "down")
+        p.take("up")
+        p.take("down")
+        recruit_by_hand(p, M.TAKE_UP)
+        p.play_to_end(agrees)
+    finally:
+        p.close()
+
+
+def test_confirm_says_which_card_was_taken_during_a_power_cut():
+    p = Players(3, "simple", (1, 1))
+    try:
+        mv = until(p, M.PLAY)
+        p.carry_out(mv)
+        p.take("down")  # the other side took the face-down card, then the power went
+        p.drain()
+        cut_and_restart(p)
+        assert p.view()["put_back"] == ["down"] and not recruit_decided(p)
+        p.press("confirm")  # the players say so: the missing card was the one taken
+        taken = [e for e in p.drain() if e.get("event") == "taken"]
+        assert taken == [{"event": "taken", "face": "down"}]
+        assert p.view()["put_back"] == []
+        p.take("up")  # the active side takes the other
+        recruit_by_hand(p, M.TAKE_DOWN)
+        p.play_to_end(agrees)
+    finally:
+        p.close()
+
+
+def test_after_a_power_cut_the_down_pad_answers_the_same_whatever_lies_face_down():
+    # a card put on the down pad after a cut is the played one or not by its sticker: a
+    # card bearing the face-down card's name is refused like any other (the board once
+    # compared names: it accepted that card silently and refused the others)
+    p = Players(3, "simple", (1, 1))
+    try:
+        while True:  # a play whose face-down agent has a second copy in the box
+            mv = until(p, M.PLAY)
+            p.carry_out(mv)
+            up = p.uid(TB.agent_names[mv.up])
+            down = p.uid(TB.agent_names[mv.down], (up,))
+            twin = [u for u in p.uids[TB.agent_names[mv.down]] if u not in (up, down)]
+            if twin:
+                break
+            p.carry_out(M.recruit(M.TAKE_UP))
+        other = [u for k, us in p.uids.items() for u in us
+                 if k in TB.agent_names and k not in (TB.agent_names[mv.down],
+                                                      TB.agent_names[mv.up])][0]
+        p.take("down")
+        cut_and_restart(p)
+        all_json(p)
+        answers = []
+        for card in (twin[0], other):
+            p.put(card, "down")
+            answers.append([e for e in all_json(p)])
+            p.take("down")
+            all_json(p)
+        assert answers[0] == answers[1], answers
+        assert [e["event"] for e in answers[0]] == ["reject"]
+        p.put(down, "down")
+        assert [e for e in all_json(p) if e.get("event") == "reject"] == []
+        assert p.view()["put_back"] == []
+        p.take("down")
+        p.take("up")
+        recruit_by_hand(p, M.TAKE_DOWN)
     finally:
         p.close()
 
@@ -225,6 +361,12 @@ def test_bad_console_commands_change_nothing():
               "offer": ["masterplan", "outpost", "spycation"]}, "bad_request"),
             ({"op": "new_game", "game": "agent-avenue", "mode": "advanced",
               "offer": ["masterplan", "masterplan", "spycation"]}, "bad_request"),
+            # an offer of lists or objects is a malformed field, not an internal error
+            ({"op": "new_game", "game": "agent-avenue", "mode": "advanced",
+              "offer": [["masterplan"], ["outpost"], ["spycation"]]}, "bad_request"),
+            ({"op": "new_game", "game": "agent-avenue", "mode": "advanced",
+              "offer": [{}, {}, {}]}, "bad_request"),
+            ({"op": "new_game", "game": "agent-avenue", "dealer": "green"}, "bad_request"),
             ({"op": "calibrate"}, "not_now"),
             ({"op": "fly"}, "bad_request"),
         ]:
@@ -348,5 +490,53 @@ def test_corrupted_reader_frames_are_never_taken_for_a_card():
         p.table.follow(evs)
         agrees(p)
         p.play_to_end(agrees)
+    finally:
+        p.close()
+
+
+def test_a_teams_card_found_on_a_pad_at_power_up_is_put_down_again():
+    # in a team which seat plays face up is the lit seat's; after a power cut the board does
+    # not know which seat put the card it finds lying there, so it counts it only once it is
+    # put down again (with the right seat lit)
+    for seed in range(1, 40):
+        p = Players(seed, "simple", (2, 2))
+        try:
+            mv = until(p, M.PLAY)
+            if mv.up_seat != 1:
+                continue  # a play whose face-up card is the second seat's
+            p.light_seat(mv.up_seat)
+            up = p.uid(TB.agent_names[mv.up])
+            p.put(up, "up")
+            p.drain()
+            cut_and_restart(p)
+            seen = all_json(p)
+            refused = [e for e in seen if e.get("event") == "reject"]
+            assert [e["reader"] for e in refused] == ["up"], seen
+            assert not [e for e in seen if e.get("event") == "card"], seen
+            assert p.view()["pads"]["up"] is None and p.view()["seat"] == 0
+            p.take("up")
+            p.lit = 0  # the board lights the first seat again
+            p.carry_out(mv)
+            agrees(p)
+            assert p.view()["played"]["up_seat"] == 1
+            p.play_to_end(agrees)
+            return
+        finally:
+            p.close()
+    raise AssertionError("no seed had the second seat play face up")
+
+
+def test_calibrate_is_refused_while_a_game_is_set_up():
+    # an advanced game waits in its setup for the offer to be tapped in, pawns on the board:
+    # the empty step would measure them as the empty board
+    p = Players(1, "advanced", (1, 1), offer_by_tap=False, console_start=False)
+    try:
+        assert p.console({"op": "new_game", "game": "agent-avenue", "mode": "advanced"})["ok"]
+        p.wait(300)
+        assert p.view()["phase"] == "setup"
+        for cmd in ({"op": "calibrate"}, {"op": "calibrate", "step": "pieces"},
+                    {"op": "sensors"}):
+            ans = p.console(cmd)
+            assert ans["ok"] is False and ans["error"] == "not_now", (cmd, ans)
     finally:
         p.close()

@@ -112,3 +112,65 @@ def test_the_recruit_reveals_the_face_down_card():
         assert recruits[0]["side"] != recruits[1]["side"]
     finally:
         p.close()
+
+
+def outputs_across_power_cuts(seed, mode, seats, nth, down, stranger):
+    """The play with `down` face down, then power cuts in the recruit: the other side's first
+    card taken before a cut, a stranger card put on the down pad after it, the face-down card
+    put back, and a cut once more with both cards lifted."""
+    p, mv = to_the_play(seed, mode, seats, nth)
+    try:
+        raw_console(p)
+        seen = []
+
+        def look(what):
+            leds = p.ask({"op": "leds"})["leds"]
+            seen.append((what, raw_console(p), json.dumps(leds, sort_keys=True)))
+            seen.append((what + " view", p.ask({"op": "console", "send": {"op": "public"}})[
+                "lines"]))
+
+        p.light_seat(mv.up_seat)
+        up = p.uid(TB.agent_names[mv.up])
+        p.put(up, "up")
+        hidden = p.uid(TB.agent_names[down], (up,))
+        p.put(hidden, "down")
+        look("played")
+        p.take("down")
+        p.ask({"op": "power_cut"})
+        p.ask({"op": "power_on"})
+        for ms in (100, 400, 1500):
+            p.wait(ms)
+            look("power-up +%d ms" % ms)
+        p.put(stranger, "down")
+        look("a stranger on the down pad")
+        p.take("down")
+        p.put(hidden, "down")
+        look("the face-down card back")
+        p.ask({"op": "power_cut"})
+        p.ask({"op": "card_off", "reader": "up"})
+        p.ask({"op": "card_off", "reader": "down"})
+        p.ask({"op": "power_on"})
+        p.wait(1500)
+        look("both lifted during a cut")
+        return seen
+    finally:
+        p.close()
+
+
+def test_power_cuts_in_the_recruit_show_nothing_of_the_face_down_card():
+    seed, mode, seats, nth = 2, "simple", (1, 1), 1
+    p, mv = to_the_play(seed, mode, seats, nth)
+    st = p.st
+    p.close()
+    downs = downs_possible(st, mv.up)[:ALTERNATIVES]
+    assert len(downs) == ALTERNATIVES
+    # a card put on the down pad by mistake: of a kind none of the alternatives is
+    strangers = [a for a in range(TB.nagents) if a not in downs and a != mv.up]
+    stranger = p.uids[TB.agent_names[strangers[0]]][-1]
+    first = outputs_across_power_cuts(seed, mode, seats, nth, downs[0], stranger)
+    assert any('"resumed"' in "".join(step[1]) for step in first)
+    for d in downs[1:]:
+        other = outputs_across_power_cuts(seed, mode, seats, nth, d, stranger)
+        for a, b in zip(first, other):
+            assert a == b, "%s differs with %s face down instead of %s" % (
+                a[0], TB.agent_names[d], TB.agent_names[downs[0]])

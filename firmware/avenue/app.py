@@ -24,13 +24,14 @@ BLINK_EVERY = 10
 READY_EVERY = 25  # twice a second the still board lets the game's journal erase ahead
 SOUNDS = {"recruit": "accept", "play": "accept", "reject": "reject", "win": "win",
           "mismatch": "fault", "fault": "fault", "pawn": "effect", "turn": "turn",
-          "market": "effect", "discard": "accept"}
+          "market": "effect", "discard": "accept", "taken": "accept"}
 READS = {"upright": UPRIGHT, "upside_down": UPSIDE_DOWN}
 MODES = ("simple", "advanced")
 # the new-game menu (buttons): each mode with each seating, two players first
 MENU = (("simple", (1, 1)), ("advanced", (1, 1)), ("simple", (2, 2)), ("advanced", (2, 2)),
         ("simple", (2, 1)), ("advanced", (2, 1)), ("simple", (1, 2)), ("advanced", (1, 2)))
 DEFAULT_SEATS = {2: (1, 1), 3: (2, 1), 4: (2, 2)}
+NEW_GAME_FIELDS = ("op", "game", "mode", "players", "seats", "active", "offer")
 
 
 def _print(line):
@@ -180,7 +181,9 @@ class App:
                                  "two_cards": self.board.readers[j].collided}
                                 for j in range(len(self.board.readers))]}
         if op in ("calibrate", "sensors"):
-            if ref.st is not None and ref.st.winner < 0 and not ref.setup:
+            if ref.st is not None and ref.st.winner < 0:
+                # a game's setup too: its pawns stand on the board, and an empty board is
+                # what the baseline is measured on
                 return _err("not_now", "a game is running: calibrate before a game, or after "
                             "it (new_game replaces it)")
             from firmware import calibrate
@@ -201,6 +204,10 @@ class App:
 
     def new_game(self, cmd):
         tb = self.ref.tb
+        for k in cmd:
+            if k not in NEW_GAME_FIELDS:
+                return _err("bad_request", "new_game takes %s; not %r" % (
+                    ", ".join(NEW_GAME_FIELDS[1:]), k))
         game = cmd.get("game", R.GAME)
         if game != R.GAME:
             return _err("bad_request", "game %r: this board (agent-avenue) referees agent-avenue"
@@ -233,7 +240,8 @@ class App:
             if mode != "advanced":
                 return _err("bad_request", "an offer belongs to the advanced mode")
             if type(offer) is not list or len(offer) != tb.offer_size or any(
-                    c not in tb.market_index for c in offer) or len(set(offer)) != len(offer):
+                    type(c) is not str or c not in tb.market_index for c in offer) or \
+                    len(set(offer)) != len(offer):
                 return _err("bad_request", "offer lists %d different black-market cards"
                             % tb.offer_size)
             offer = [tb.market_index[c] for c in offer]

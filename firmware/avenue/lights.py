@@ -101,8 +101,13 @@ class Lights:
             f[led[R.DOWN]] = FULL if ref.pad[R.DOWN] else WANT
         elif ref.ready() and st.phase == R.RECRUIT:
             for r in (R.UP, R.DOWN):
-                if ref.pad[r]:
+                if ref.wants_back(r):
+                    f[led[r]] = WANT if blink_on else OFF  # its played card, back on it
+                elif ref.pad[r]:
                     f[led[r]] = PICK
+        for r in (R.UP, R.DOWN):
+            if ref.stale & (1 << r):
+                f[led[r]] = TAKE if blink_on else OFF  # found at power-up: put it down again
         if ref.tap_wants() is not None:
             f[led[R.TAP]] = WANT
         if ref.reject_left and ref.reject_reader >= 0:

@@ -35,11 +35,13 @@ def set_offer(tb, st, offer):
 
 
 def replay(tb, store, h, offsets):
-    """(the position after every saved line, decisions replayed, whether the offer is known):
-    each line read back from flash and carried out by the rules core."""
+    """(the position after every saved line, decisions replayed, whether the offer is known,
+    the last decision's line or None): each line read back from flash and carried out by the
+    rules core."""
     st = start(tb, h)
     offer = False
     n = 0
+    last = None
     for at in offsets:  # in order: no line looked up by its index
         line = store.turn(at)
         if "offer" in line:
@@ -50,7 +52,8 @@ def replay(tb, store, h, offsets):
         legality.check(st, mv)
         st = apply(st, mv)[0]
         n += 1
-    return st, n, offer
+        last = line
+    return st, n, offer, last
 
 
 def export_parts(store, h, offsets):
@@ -71,7 +74,8 @@ def export_parts(store, h, offsets):
             first = False
         else:
             yield ", "
-        line.pop("pad", None)  # the referee's padding (referee.py), not the game's
+        line.pop("pad", None)  # the referee's padding and the stickers (referee.py), not
+        line.pop("uids", None)  # the game's
         yield json.dumps(line)
     if first:
         yield ', "offer": %s, "turns": [' % json.dumps(offer)

@@ -36,7 +36,13 @@ TAP_REFILL = "refill"    # the card revealed from the market deck
 TAP_AGENT = "agent"      # the agent an ability names
 TAP_AGAIN = "again"      # spycation: the same agent once more to recruit it again
 SCANNER_FAULT = 3        # hal.scanner.FAULT
-RESUME_POLLS = 10        # reader polls after a resume before an unread pad counts as empty
+NO_CARD = ""             # a pad with nothing on it (UIDs are hex text)
+# a play's record keeps the two stickers' UIDs (to know them again after a power cut), each
+# padded to the longest UID a reader gives (10 bytes): its length never depends on the card
+UID_WIDTH = 20
+# reader rounds after a power-up in which a card read was lying there before (a tag may miss
+# a poll or two while its field comes up); a hand is not that quick after the board starts
+BOOT_POLLS = 3
 
 
 class Referee:
@@ -64,16 +70,23 @@ class Referee:
         self.seat = 0           # the lit seat of a team: plays face up, discards, takes
         self.up_seat = 0        # the seat whose card lies face up (set when it is put down)
         self.forced = False     # identical names declared for this play
-        self.pad = [b"", b"", b""]        # UID on each pad
+        self.pad = [NO_CARD, NO_CARD, NO_CARD]  # UID on each pad
         self.pad_kind = bytearray([NO_KIND] * 3)
-        self.played = [b"", b""]          # UIDs of the played cards (phase recruit)
+        self.played = [NO_CARD, NO_CARD]  # UIDs of the played cards (phase recruit)
         self.taken = -1         # phase recruit: the pad emptied first, -1 none yet
+        # phase recruit after a power-up: which card the other side takes is a decision, and a
+        # card missing from its pad says nothing of it (it may have gone during the cut): no
+        # lift counts until both played cards lie on their pads again, or the players press
+        # confirm to say that the one missing was taken
+        self.unsure = False
+        # the pads whose cards were found lying at power-up in a team's play: which seat put
+        # them is not known, so they count only once put down again (a bit per pad)
+        self.stale = 0
+        self.boot_polls = 0  # reader rounds left in which a card read was found lying there
         self.offer_taps = []    # setup: offer cards tapped so far
         self.mk = [NONE, NONE, NONE, 0]   # market: card, refill, agent, again
         self.reject_reader = -1  # the pad whose card was refused (its LED blinks)
         self.reject_left = 0
-        self.resume_polls = 0
-        self.seen = bytearray(2)
 
     # -- cards ----------------------------------------------------------------------------
     def kinds(self):
@@ -134,15 +147,18 @@ class Referee:
             return
         self.header = header
         self.offsets = offsets
-        st, n, offer = record.replay(self.tb, self.store, header, offsets)
+        st, n, offer, last = record.replay(self.tb, self.store, header, offsets)
         self.st = st
         self.setup = n == 0  # until the pawns stand at home (and the offer is known)
         self._new_turn()
+        self.boot_polls = BOOT_POLLS
         if st.phase == RECRUIT and st.winner < 0:
-            # the played cards still lie on their pads (the readers say so in a moment)
-            self.played[UP] = self.played[DOWN] = b""
-            self.resume_polls = RESUME_POLLS
-            self.seen[UP] = self.seen[DOWN] = 0
+            # the played cards are known again by their stickers, never by their names: what
+            # the board answers a card put on a pad must not depend on the face-down card
+            uids = last.get("uids") if last else None
+            for r in (UP, DOWN):
+                self.played[r] = uids[r].strip() if uids else NO_CARD
+            self.unsure = True
         self.moving = True  # a move cut short: its pawns may still be on their way
         self.emit({"event": "resumed", "decisions": n, "phase": PHASES[st.phase]})
         self._settle()
@@ -228,19 +244,12 @@ class Referee:
             self._on_tap(is_agent, c)
             return
         if st.phase == RECRUIT:
-            played = st.up if r == UP else st.down
-            if self.resume_polls and not self.played[r] and is_agent and c == played:
-                self.played[r] = uid  # read again after a power cut
-                self.seen[r] = 1
-                self.pad_kind[r] = c
-            elif r == self.taken and uid == self.played[r]:
-                self.taken = -1  # put back before the other card left: no choice made
-                self.pad_kind[r] = c
-            elif uid == self.played[r]:
-                self.pad_kind[r] = c
-            else:
-                self._reject(r, "a card was already played here: the other side recruits one "
-                                "of the two cards lying on the pads")
+            self._on_played_pad(r, uid, is_agent, c)
+            return
+        if self.boot_polls and st.seats[st.active] == 2 and st.phase == PLAY:
+            self.stale |= 1 << r  # found at power-up: which seat put it is not known
+            self._reject(r, "the board restarted: lift this card and put it down again, the "
+                            "lit seat's face-up card first")
             return
         if st.phase != PLAY or self.setup:
             self._reject(r, "no card is played now")
@@ -259,25 +268,58 @@ class Referee:
         if self.ready():
             self._try_play()
 
+    def _on_played_pad(self, r, uid, is_agent, c):
+        # phase recruit: only the card played on this pad may lie on it. Stickers are compared,
+        # never names: the answer is the same whatever the face-down card is
+        if not self.played[r] and is_agent:
+            self.played[r] = uid  # a record from before stickers were saved: the first agent
+        if uid != self.played[r]:
+            self._reject(r, "not the card played on this pad: the other side recruits one of "
+                            "the two cards played, each lying on its own pad")
+            return
+        self.pad_kind[r] = c
+        if r == self.taken:
+            self.taken = -1  # put back before the other card left: no choice made
+        if self.unsure and self.pad[UP] == self.played[UP] and \
+                self.pad[DOWN] == self.played[DOWN]:
+            self.unsure = False  # both lie there again: the next card lifted is the choice
+
     def on_pad_off(self, r):
         """The card on reader r was taken away."""
         had = self.pad[r]
-        self.pad[r] = b""
+        self.pad[r] = NO_CARD
         self.pad_kind[r] = NO_KIND
+        if self.stale & (1 << r):
+            self.stale &= ~(1 << r)  # a card from before the power cut, lifted: nothing played
+            return
         if had and r != TAP:
-            self._lifted(r)
+            self._lifted(r, had)
 
-    def _lifted(self, r):
+    def _lifted(self, r, had):
         st = self.st
         if st is None or st.winner >= 0:
             return
         if st.phase == RECRUIT:
+            if self.unsure or had != self.played[r]:
+                return  # after a power-up, or a card refused here: nothing is decided
             if self.taken < 0:
                 self.taken = r
             elif r != self.taken:
                 self._commit(M.recruit(M.TAKE_UP if self.taken == UP else M.TAKE_DOWN))
         elif st.phase == PLAY:
             self.emit({"event": "card_off", "face": READERS[r]})
+
+    def wants_back(self, r):
+        """Whether the board waits to read pad r's played card again (phase recruit after a
+        power-up): public, the same whatever the cards are."""
+        return self.unsure and self.st.phase == RECRUIT and (
+            not self.played[r] or self.pad[r] != self.played[r])
+
+    def put_back(self):
+        """The pads wants_back, by reader name."""
+        if self.st is None:
+            return []
+        return [READERS[r] for r in (UP, DOWN) if self.wants_back(r)]
 
     def on_two(self, r):
         self._reject(r, "two cards on the %s pad: one at a time" % READERS[r])
@@ -286,12 +328,8 @@ class Referee:
         """Once per round of reader polls."""
         if self.reject_left:
             self.reject_left -= 1
-        if self.resume_polls:
-            self.resume_polls -= 1
-            if not self.resume_polls:
-                for r in (UP, DOWN):
-                    if not self.seen[r]:
-                        self._lifted(r)  # it lay there before the power cut; now it does not
+        if self.boot_polls:
+            self.boot_polls -= 1
 
     def _down_seat(self):
         """In a team the partner of the seat that played face up (or of the lit seat, while
@@ -312,7 +350,7 @@ class Referee:
         self.played[UP] = self.pad[UP]
         self.played[DOWN] = self.pad[DOWN]
         if not self._commit(mv):
-            self.played[UP] = self.played[DOWN] = b""
+            self.played[UP] = self.played[DOWN] = NO_CARD
 
     # -- the tap pad ------------------------------------------------------------------------
     def tap_wants(self):
@@ -412,18 +450,34 @@ class Referee:
     def confirm(self):
         """A short press: in a team, the lit seat passes to the partner (in phase play until
         the face-down card lies on its pad: a seat may discard after its partner played face
-        up; in the market until the card taken is tapped)."""
+        up; in the market until the card taken is tapped). In a recruit after a power-up with
+        one played card back on its pad: the other was the one taken."""
         st = self.st
         if st is None or st.winner >= 0:
             return False
+        if st.phase == RECRUIT:
+            return self._declare_taken()
         side = st.pending[0] if st.phase == MARKET else st.active
         if st.seats[side] < 2:
             return False
-        if st.phase == PLAY and self.pad[DOWN] == b"" or \
+        if st.phase == PLAY and self.pad[DOWN] == NO_CARD or \
                 st.phase == MARKET and self.mk[0] == NONE:
             self.seat = 1 - self.seat
             self.emit({"event": "seat", "side": self.tb.sides[side], "seat": self.seat})
             return True
+        return False
+
+    def _declare_taken(self):
+        if not self.unsure:
+            return False
+        for kept in (UP, DOWN):
+            gone = 1 - kept
+            if self.played[kept] and self.pad[kept] == self.played[kept] and \
+                    self.pad[gone] == NO_CARD:
+                self.unsure = False
+                self.taken = gone  # as if the players had lifted it now: the other decides
+                self.emit({"event": "taken", "face": READERS[gone]})
+                return True
         return False
 
     def hold_confirm(self):
@@ -474,6 +528,7 @@ class Referee:
         line = {"side": tb.sides[side], "move": M.to_json(tb, st, mv)}
         if mv.kind == M.PLAY:
             line["pad"] = " " * (self.longest - len(tb.agent_names[mv.down]))
+            line["uids"] = [_padded(self.played[UP]), _padded(self.played[DOWN])]
         new, events = apply(st, mv)
         self.offsets.append(self.store.append(line))  # saved before it is acknowledged
         self.st = new
@@ -500,7 +555,11 @@ class Referee:
             self.emit({"event": "win", "side": tb.sides[new.winner]})
         elif new.phase == PLAY and mv.kind != M.DISCARD:
             self._new_turn()
-            self.played[UP] = self.played[DOWN] = b""
+            self.played[UP] = self.played[DOWN] = NO_CARD
+        if mv.kind == M.RECRUIT:
+            self.unsure = False
+            for r in (UP, DOWN):
+                self.pad_kind[r] = NO_KIND  # a card still lying is lifted before the next play
         if not moved and new.phase == PLAY and mv.kind != M.DISCARD:
             self._turn_event()
         self._settle()
@@ -525,6 +584,7 @@ class Referee:
         out["seat"] = self.seat
         out["tap"] = self.tap_wants()
         tb = self.tb
+        out["put_back"] = self.put_back()
         out["pads"] = {"up": None if self.pad_kind[UP] == NO_KIND else
                        tb.agent_names[self.pad_kind[UP]],
                        "down": None if self.pad_kind[DOWN] == NO_KIND else "hidden"}
@@ -536,6 +596,10 @@ class Referee:
     def export_parts(self):
         """The game record (docs/agent-avenue-board.md) piece by piece."""
         return record.export_parts(self.store, self.header, self.offsets)
+
+
+def _padded(uid):
+    return uid + " " * (UID_WIDTH - len(uid))
 
 
 def card_kinds(tb):

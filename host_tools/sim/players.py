@@ -48,6 +48,14 @@ class Table:
         self.rng_first = seed
         self.events = []
         self.answers = []
+        # a hand that puts the moving piece on a wrong square first and puts it right (tests
+        # of wrong placements): fumble(table, src, to) -> a WLOC to put it on first, or None;
+        # bump(table, src, to) -> a WLOC whose piece the hand lifts and puts back before it
+        # takes the moving piece, or None; fumbled lists (src, wrong or bumped, to) of each
+        self.fumble = None
+        self.bump = None
+        self.fumbled = []
+        self.playing = None  # the rules move being played (play())
         deck = self.ask({"op": "deck"})["cards"]
         self.deck = deck
         if enrol:
@@ -202,6 +210,7 @@ class Table:
         """Plays card kind `card` with the rules Move mv the way players do it; returns the
         events from the card to the next turn."""
         n = len(self.events)
+        self.playing = mv
         evs = self.card(card)
         if not any(e.get("event") == "card" for e in evs):
             raise TableError("card %s not taken: %s" % (card, evs))
@@ -316,8 +325,8 @@ class Table:
                 src = self.taken_spot(lay.colours[frm - lay.nboard], named)
             else:
                 src = wloc(frm, lay)
-            piece = self.lift(src)
-            self.place(piece, to)
+            piece = self.take_up(src, to)
+            self.put_down(piece, src, to)
             j = movegen.jump_of(mv.b)
             if j >= 0:  # the citizen stands on the special space a moment, then jumps on
                 self.wait()
@@ -343,10 +352,38 @@ class Table:
                 held.append(self.lift(b))
             if burned:
                 self.wait()
-            piece = self.lift(wloc(start, lay))
-            self.place(piece, wloc(work.pos[p], lay))
+            piece = self.take_up(wloc(start, lay), wloc(work.pos[p], lay))
+            self.put_down(piece, wloc(start, lay), wloc(work.pos[p], lay))
             self.wait()
         return held
+
+    def take_up(self, src, to):
+        """Lifts the moving piece from src; a bumping hand first lifts another piece and puts
+        it back where it stood."""
+        other = self.bump(self, src, to) if self.bump else None
+        if other is not None:
+            p = self.at(other)
+            upside_down = self.world()[p]["upside_down"]
+            self.lift(other)
+            self.wait()
+            self.place(p, other, upside_down)
+            self.wait()
+            self.fumbled.append((src, other, to))
+        return self.lift(src)
+
+    def put_down(self, piece, src, to):
+        """Puts a lifted moving piece on `to`; a fumbling hand first puts it on a wrong
+        square, waits for the board's refusal, and puts it back on `src` before it goes on."""
+        wrong = self.fumble(self, src, to) if self.fumble else None
+        if wrong is not None:
+            self.place(piece, wrong)
+            self.wait()
+            self.lift(wrong)
+            self.place(piece, src)
+            self.wait()
+            self.lift(src)
+            self.fumbled.append((src, wrong, to))
+        self.place(piece, to)
 
     def do_effects(self, events, held, mv=None):
         """Carries out the effects the board announced, in order."""

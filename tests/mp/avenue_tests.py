@@ -212,3 +212,83 @@ def test_a_flash_that_refuses_every_save_is_told_once_and_the_game_goes_on():
     check("pad" not in json.dumps(records[0]), "the record's padding exported")
     check(records[1] == records[0] and len(records[0]["turns"]) >= 2,
           "the record kept in RAM %r\non flash %r" % (records[1], records[0]))
+
+
+def played_and_cut(name, strip_stickers=False):
+    """A play (enforcer up, mole down), then a power cut: a new referee on the same flash,
+    the pads empty at power-up. strip_stickers: the play's line as a firmware from before
+    the stickers were saved wrote it."""
+    t = started(name)
+    t.ref.on_pad(R.UP, uid(t.kind("enforcer")))
+    t.ref.on_pad(R.DOWN, uid(t.kind("mole")))
+    if strip_stickers:
+        with open(t.dir + "/game.log") as f:
+            lines = [json.loads(x) for x in f if x.strip()]
+        for line in lines:
+            line.pop("uids", None)
+        with open(t.dir + "/game.log", "w") as f:
+            for line in lines:
+                f.write(json.dumps(line) + "\n")
+    again = Table(name, t.dir)
+    again.pawns(0, 7)
+    again.ref.resume_from_flash()
+    return t, again
+
+
+def test_after_a_cut_in_the_recruit_a_lift_decides_nothing_until_both_cards_are_back():
+    t, again = played_and_cut("av7")
+    ref = again.ref
+    check(ref.put_back() == ["up", "down"], "both asked back: %r" % ref.put_back())
+    ref.on_pad(R.UP, uid(t.kind("enforcer")))
+    ref.on_pad_off(R.UP)  # lifted before the face-down card is back: no choice
+    check(not again.events("recruit") and ref.phase() == "recruit", "nothing decided")
+    ref.on_pad(R.DOWN, uid(100 + t.kind("mole")))  # the other mole: not the card played
+    check(again.events("reject") and ref.put_back() == ["up", "down"], "a twin refused")
+    ref.on_pad_off(R.DOWN)
+    ref.on_pad(R.DOWN, uid(t.kind("mole")))
+    ref.on_pad(R.UP, uid(t.kind("enforcer")))
+    check(ref.put_back() == [], "both back")
+    ref.on_pad_off(R.UP)  # blue takes the face-up card, green the other
+    ref.on_pad_off(R.DOWN)
+    rec = again.events("recruit")
+    check([(r["side"], r["agent"]) for r in rec] == [("blue", "enforcer"), ("green", "mole")],
+          "recruits %r" % rec)
+
+
+def test_confirm_with_one_card_back_says_the_other_was_taken():
+    t, again = played_and_cut("av8")
+    ref = again.ref
+    check(not ref.confirm(), "no card back yet: confirm says nothing")
+    ref.on_pad(R.UP, uid(t.kind("enforcer")))
+    check(ref.confirm() and again.events("taken") == [{"event": "taken", "face": "down"}],
+          "taken %r" % again.events("taken"))
+    ref.on_pad_off(R.UP)
+    rec = again.events("recruit")
+    check([(r["side"], r["agent"]) for r in rec] == [("blue", "mole"), ("green", "enforcer")],
+          "recruits %r" % rec)
+
+
+def test_a_record_without_stickers_takes_the_first_agent_card_on_each_pad():
+    t, again = played_and_cut("av9", strip_stickers=True)
+    ref = again.ref
+    ref.on_pad(R.UP, uid(t.kind("masterplan")))  # not an agent: never a played card
+    check(again.events("reject") and ref.put_back() == ["up", "down"], "a market card")
+    ref.on_pad_off(R.UP)
+    ref.on_pad(R.UP, uid(t.kind("enforcer")))
+    ref.on_pad(R.DOWN, uid(t.kind("mole")))
+    check(ref.put_back() == [], "both back: %r" % ref.put_back())
+    ref.on_pad_off(R.DOWN)
+    ref.on_pad_off(R.UP)
+    check([r["agent"] for r in again.events("recruit")] == ["mole", "enforcer"], "recruited")
+
+
+def test_the_saved_play_is_as_long_whatever_the_stickers_uid_length():
+    sizes = []
+    for short in (False, True):
+        t = started("av10")
+        down = "04a1b2c3" if short else uid(t.kind("mole"))  # a 4-byte and a 7-byte UID
+        t.cards._put(bytes.fromhex(down), "mole")
+        t.ref.on_pad(R.UP, uid(t.kind("enforcer")))
+        t.ref.on_pad(R.DOWN, down)
+        sizes.append(os.stat(t.dir + "/game.log")[6])
+    check(sizes[0] == sizes[1], "game.log %r" % sizes)

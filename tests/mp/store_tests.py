@@ -87,6 +87,31 @@ def test_log_resumes_at_the_last_whole_line_and_honours_undo():
     check(len(offsets) == 70 and s.turn(offsets[69])["move"] == 70, "append after repair")
 
 
+def test_an_undos_squares_to_lift_are_kept_until_the_board_saw_them_lifted():
+    # the exchange an undo asks for survives a power cut until the squares were lifted (a
+    # {"lifted": true} record), and a later turn or undo replaces it
+    d = fresh_dir("store3")
+    s = Store(d)
+    s.new({"format": "agentboard-record/1", "players": 2, "seats": ["blue", "red"],
+           "dealer": "blue"})
+    for k in range(3):
+        s.append({"seat": "blue", "card": "swap", "move": k})
+    s.append({"undo": True, "lift": [20, 28]})
+    header, offsets = s.load()
+    check(len(offsets) == 2 and offsets.lift == [20, 28], "pending %r" % (offsets.lift,))
+    s.append({"lifted": True})
+    header, offsets = s.load()
+    check(len(offsets) == 2 and offsets.lift is None, "lifted: %r, %d turns" % (
+        offsets.lift, len(offsets)))
+    s.append({"undo": True, "lift": [5]})
+    s.append({"seat": "red", "card": "5", "move": 9})  # played on: the board was right
+    header, offsets = s.load()
+    check(len(offsets) == 2 and offsets.lift is None, "after a turn: %r" % (offsets.lift,))
+    s.append({"undo": True})
+    header, offsets = s.load()
+    check(len(offsets) == 1 and offsets.lift is None, "a plain undo: %r" % (offsets.lift,))
+
+
 def test_a_log_of_another_format_is_no_game():
     d = fresh_dir("store2")
     with open(d + "/game.log", "w") as f:
