@@ -3,7 +3,8 @@
 # it until the rules reveal it. Every position of whole games; the colours under the undercover
 # pieces are permuted (same physical board, other hidden truth), and the raw bytes the console
 # writes and every LED frame are compared while players tap cards, lift pieces, swap two
-# undercover pieces and take the swap back, bump a piece.
+# undercover pieces and take the swap back, bump a piece, and across power cuts (before the
+# undone swap is exchanged back, and with a card played and a piece in the hand).
 import json
 import os
 import tempfile
@@ -52,14 +53,23 @@ def outputs(st, script):
     places = Places(LAY, INDEX)
     lines = []
     console = Console(None, lambda line: lines.append(line.encode()))
-    # the store as the application wraps it (store.open_store)
-    ref = Referee(places, Guarded(Store(data), console.emit), CardMap(data, CARDS.names),
-                  console.emit)
-    for k in range(len(CARDS.names)):
-        ref.cardmap._put(bytes.fromhex("%014x" % k), CARDS.names[k])
+
+    def boot():
+        # a referee on the flash folder, as the application makes one at every power-up (the
+        # store as it wraps it: store.open_store)
+        r = Referee(places, Guarded(Store(data), console.emit), CardMap(data, CARDS.names),
+                    console.emit)
+        for k in range(len(CARDS.names)):
+            r.cardmap._put(bytes.fromhex("%014x" % k), CARDS.names[k])
+        return r
+
+    ref = boot()
     ref.st = st
-    ref.header = {"players": st.players, "seats": [LAY.colours[c] for c in st.seats],
+    # saved as a game begun at st (new_game below gives st), so a power cut resumes it
+    ref.header = {"format": referee.FORMAT, "game": "agent-dog", "layout": LAY.name,
+                  "players": st.players, "seats": [LAY.colours[c] for c in st.seats],
                   "dealer": LAY.colours[st.dealer]}
+    ref.store.new(ref.header)
     px = FakePixels(len(LEDS))
     view = View(Strip(px), LEDS, NAMES, places, LAY)
     sensed = bytearray(places.n)
@@ -98,6 +108,10 @@ def outputs(st, script):
                 ref.cancel_card()
             elif kind == "undo":
                 ref.undo()
+            elif kind == "cut":  # the power goes and comes back: the board as it stands
+                ref = boot()
+                ref.sense(sensed, ())
+                ref.resume_from_flash()
             snap()
     finally:
         referee.new_game = real_new_game
@@ -162,6 +176,13 @@ def scripts_for(st, rng):
     for i in (a, b):
         steps.append(("set", (i, DOWN)))
     scripts.append(steps)
+    # the same swap and undo with a power cut before the exchange back, and a card played and
+    # a piece lifted when the power goes
+    cut = steps[:steps.index(("undo", None)) + 1] + [("cut", None)] + \
+        steps[steps.index(("undo", None)) + 1:]
+    scripts.append(cut)
+    scripts.append([("card", CARDS.names[0]), ("set", (a, EMPTY)), ("cut", None),
+                    ("set", (a, DOWN))])
     i = occupied[rng.below(len(occupied))]
     scripts.append([("set", (i, EMPTY)),     # a bump: shown as a mismatch
                     ("set", (i, DOWN if LAY.hole[int(NAMES[i])] else UP))])
@@ -201,6 +222,7 @@ def test_nothing_emitted_depends_on_who_is_undercover():
     rng = Rng(5)
     checked = 0
     undone = 0
+    resumed = 0
     positions = positions_of_whole_games()
     for st in positions:
         other = permuted(st, 1 + rng.below(3))
@@ -211,8 +233,10 @@ def test_nothing_emitted_depends_on_who_is_undercover():
             b = until_revealed(outputs(other, script))
             assert a == b, "console bytes or LED frames differ"
             undone += any(b'"event": "undo"' in line for lines, _ in a for line in lines)
+            resumed += any(b'"event": "resumed"' in line for lines, _ in a for line in lines)
         checked += 1
-    assert checked >= 100 and undone == checked
+    # every position: a swap undone, the same with a power cut, a card and a cut mid-move
+    assert checked >= 100 and undone == 2 * checked and resumed == 2 * checked
 
 
 def test_the_check_sees_a_leak():

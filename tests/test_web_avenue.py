@@ -731,6 +731,15 @@ def test_the_guidance_line_says_what_to_do_from_public_facts_only():
     rec = dict(base, phase="recruit", rules_phase="recruit", tap=None)
     assert "Blue: take one of the two cards" in line(rec, [], pieces)["text"]
     assert line(rec, [], pieces, lifted=1)["text"] == "Green: take the other card off its pad."
+    # after a power cut the board asks for the played cards back (docs/power-cuts.md)
+    cut = dict(rec, put_back=["down"])
+    assert line(cut, [], pieces)["text"] == (
+        "The board restarted: put the face-down card on the down pad again, then blue takes "
+        "one card; or, if blue already took that card, press confirm.")
+    both = dict(rec, put_back=["up", "down"])
+    assert line(both, [], pieces)["text"] == (
+        "The board restarted: put the face-up card on the up pad and the face-down card on "
+        "the down pad again, then blue takes one card.")
     moving = dict(base, phase="await_effect", pawns={"green": 5, "blue": 9}, expected=["3", "5"])
     assert line(moving, [], pieces)["text"] == "Move the pawns: move the green pawn to 5."
     market = dict(base, phase="market", rules_phase="market", pending=["blue"], seat=1,

@@ -5,17 +5,27 @@ parts itself, see parts.json) and opens .log/.erc files named after the running 
 current folder; both would litter every test run and `make hardware`."""
 import io
 import logging
+import os
+import shutil
 import sys
+import tempfile
 
+# the log files are opened, and removed again, in a folder of this import's own: two processes
+# importing SKiDL from one folder at once (parallel test workers) would remove each other's
 _saved = sys.stderr
+_cwd = os.getcwd()
+_scratch = tempfile.mkdtemp(prefix="agentboard-skidl-")
 sys.stderr = io.StringIO()
+os.chdir(_scratch)
 try:
     import skidl  # noqa: F401
     from skidl.logger import erc_logger, rt_logger, stop_log_file_output
+    stop_log_file_output()
 finally:
     sys.stderr = _saved
+    os.chdir(_cwd)
+    shutil.rmtree(_scratch, ignore_errors=True)
 
-stop_log_file_output()
 for _logger in (rt_logger, erc_logger):
     for _h in _logger.handlers:
         if type(_h) is logging.StreamHandler:

@@ -82,6 +82,16 @@ def _market(view, side):
     return "%s: take a black-market card." % who
 
 
+def _put_back(pads, other):
+    # after a power cut the board decides no recruit from an empty pad (docs/power-cuts.md)
+    cards = " and ".join("the %s card on the %s pad" % (
+        "face-up" if p == "up" else "face-down", p) for p in pads)
+    if len(pads) == 1:
+        return ("The board restarted: put %s again, then %s takes one card; or, if %s "
+                "already took that card, press confirm." % (cards, other, other))
+    return "The board restarted: put %s again, then %s takes one card." % (cards, other)
+
+
 def line(view, events, pieces, held=0, device=None, lifted=0, result=None, lights=None):
     """The guidance line. view: the board's public view (None: no game); events: its recent
     events, oldest first; pieces: location -> pawn colour; held: pawns in a hand; device:
@@ -148,6 +158,9 @@ def line(view, events, pieces, held=0, device=None, lifted=0, result=None, light
                                                            extra, team)}
     if phase == "recruit":
         other = _other(side)
+        back = view.get("put_back") or []
+        if back:
+            return {"kind": "do", "text": _put_back(back, other)}
         if lifted:
             return {"kind": "do", "text": "%s: take the other card off its pad." % _cap(side)}
         return {"kind": "do", "text": "%s: take one of the two cards off its pad (%s recruits "
