@@ -71,7 +71,7 @@ hardware: setup
 	$(PY) -m hardware.design build
 
 test-py: setup browser kicad-libs
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n auto --dist loadfile $(PYTEST_ARGS)
 
 test: typecheck test-py
 

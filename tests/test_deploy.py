@@ -324,8 +324,10 @@ def test_calibration_is_refused_while_a_game_runs(board):
         assert con.send({"op": "new_game", "players": 2})["ok"]
         before = os.path.getmtime(os.path.join(board.flash, "calib.json")) if os.path.exists(
             os.path.join(board.flash, "calib.json")) else None
-        # setup: pieces still being put out; calibrating then is allowed (not a running game)
-        assert con.send({"op": "sensors"})["ok"]
+        # setup: pieces stand on the board the empty step would measure: refused too
+        for cmd in ({"op": "sensors"}, {"op": "calibrate", "step": "empty"}):
+            ans = con.send(cmd)
+            assert (ans["ok"], ans["error"]) == (False, "not_now"), ans
         lift = board.request({"op": "lift", "at": "red:s1"})
         board.request({"op": "place", "piece": lift["piece"], "at": "0"})
         lift = board.request({"op": "lift", "at": "green:s1"})
