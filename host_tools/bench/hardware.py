@@ -206,7 +206,7 @@ def _smallest_heap(dst, args, label, minus_wk=0.0, top=160):
 LATENCY_SCENES = (
     ("agent-dog", "Agent DOG 4p, red's opening 5 (0 -> 5)"),
     ("royal-king", "DOG Royal 6p (dog-6), a king 0 -> 5 with a 5"),
-    ("royal-1-7", "DOG Royal 6p, a king 0 -> 3 with the 1-7"),
+    ("royal-1-7", "DOG Royal 6p, a king 0 -> 3 with the 1-7: confirm"),
     ("royal-jump", "DOG Royal 6p, a citizen 0 -> 8 (draws), jumps to 24"),
     ("royal-stop", "DOG Royal 6p, a citizen stays on 8: confirm"),
 )

@@ -11,7 +11,8 @@
 # Scenes (SCENES below): agent-dog (default: red's opening 5, 0 -> 5, on the Agent DOG board),
 # and DOG Royal with 6 players on the 6-seat board, which is calibrated for ranks first the way
 # a maker does at bring-up: royal-king (red's king, 0 -> 5 with a 5), royal-1-7 (red's king
-# 0 -> 3 with the 1-7), royal-jump (red's citizen 0 -> 8 with an 8, a special space: it draws
+# 0 -> 3 with the 1-7, confirmed: 3 lies on the way of its longer counts, so without confirm
+# it is taken once it has stood there TRANSIT_MS, firmware/referee.py), royal-jump (red's citizen 0 -> 8 with an 8, a special space: it draws
 # and jumps on to the next free one, 24), royal-stop (the same citizen stays on 8: the board
 # cannot tell that from a jump to come, so the player confirms).
 import sys
@@ -31,7 +32,7 @@ KING, CITIZEN = 1, 3  # the World's piece numbers (colour-1 .. colour-4: king ..
 SCENES = {
     "agent-dog": (None, "agent-dog", 4, None, "5", [("0", "5")], False),
     "royal-king": ("dog-6", "dog-royal", 6, KING, "5", [("0", "5")], False),
-    "royal-1-7": ("dog-6", "dog-royal", 6, KING, "1-7", [("0", "3")], False),
+    "royal-1-7": ("dog-6", "dog-royal", 6, KING, "1-7", [("0", "3")], True),
     "royal-jump": ("dog-6", "dog-royal", 6, CITIZEN, "8", [("0", "8"), ("8", "24")], False),
     "royal-stop": ("dog-6", "dog-royal", 6, CITIZEN, "8", [("0", "8")], True),
 }
