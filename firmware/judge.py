@@ -296,15 +296,26 @@ class WholeMove:
         if self.swap or at >= self.st.lay.n:
             return False
         others = [i for i in self.moved if i != landed]
-        for g in range(self.noutlines):
-            if self._involves(g, others) and self._passes(g, at):
-                return True
+        size = self.size
+        g = -1
+        for r in self.outlines:  # inline, as _classify: this runs on every move accepted
+            for o in range(0, min(self.noutlines - g - 1, OUTLINE_CHUNK) * size, size):
+                g += 1
+                s0 = r[o + O_SENSOR]
+                s1 = r[o + O_SENSOR + 1]
+                s2 = r[o + O_SENSOR + 2]
+                ok = True
+                for i in others:
+                    if i != s0 and i != s1 and i != s2:
+                        ok = False
+                        break
+                if ok and self._passes(r, o, at):
+                    return True
         return False
 
-    def _passes(self, g, at):
-        """Whether outline g's piece passes track space `at` on its way (its destination and
-        the spaces before it, from where it stands, forward or back)."""
-        r, o = self._outline_at(g)
+    def _passes(self, r, o, at):
+        """Whether the outline at r[o:]'s piece passes track space `at` on its way (its
+        destination and the spaces before it, from where it stands, forward or back)."""
         lay = self.st.lay
         n = lay.n
         frm = self.st.pos[r[o + O_A]]
