@@ -109,12 +109,13 @@ def test_a_track_move_with_a_field_it_cannot_have_is_refused(both, position, goo
 
 def test_the_reason_names_the_field_and_the_first_in_sorted_order(both):
     ans = _apply(both, RED_0, {"card": "5", "path": [[0, 5]], "zz": 1, "jump": 24, "rank": "x"})
-    assert ans["error"] == "illegal" and ans["reason"].startswith("DOG has no jumps"), ans
+    assert ans["ok"] is False and ans["reason"].startswith("DOG has no jumps"), ans
+    assert ans["error"] == "illegal"
     ans = _apply(both, AGENT_DOG(red=[10]), {"card": "5", "path": [[10, 15]], "zeta": 1,
                                               "alpha": 2})
-    assert ans["error"] == "illegal" and "'alpha'" in ans["reason"], ans
+    assert ans["ok"] is False and ans["error"] == "illegal" and "'alpha'" in ans["reason"], ans
     ans = _apply(both, ROYAL_CITIZEN, {"card": "3", "path": [[5, 8]], "rank": "citizen"})
-    assert "'rank' names the piece that comes into play" in ans["reason"], ans
+    assert ans["ok"] is False and "'rank' names the piece that comes into" in ans["reason"], ans
 
 
 def test_a_citizens_jump_and_an_order_of_several_meetings_are_still_taken(both):
@@ -239,10 +240,17 @@ def test_an_avenue_decision_body_with_a_field_it_cannot_have_is_illegal(both, po
 
 
 def test_spycations_again_is_true_or_false(both):
-    # a field of the wrong type is bad_request (agent-avenue-rules.md "Errors"); null is none
+    # a field of the wrong type is bad_request (agent-avenue-rules.md "Errors"); null is not
+    # false, also where nothing is taken back (green has no agent in play)
     ans = _apply(both, MARKET2, _with(SPY, again=None))
-    assert ans["error"] == "bad_request" and "again" in ans["reason"], ans
+    assert ans["ok"] is False and ans["error"] == "bad_request" and "again" in ans["reason"], ans
     assert _apply(both, MARKET2, SPY)["ok"] is True
+    nothing = copy.deepcopy(MARKET2)
+    nothing["agents"]["green"] = {}
+    ignored = {"market": "spycation", "refill": "watchtower", "agent": None}
+    ans = _apply(both, nothing, _with(ignored, again=None))
+    assert ans["ok"] is False and ans["error"] == "bad_request" and "again" in ans["reason"], ans
+    assert _apply(both, nothing, _with(ignored, again=False))["ok"] is True
 
 
 @pytest.mark.parametrize("seats", [{"green": 1}, {"blue": 2}, None, {}, [1, 1], 2],
