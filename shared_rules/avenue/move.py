@@ -142,7 +142,8 @@ def from_json(tb, st, obj):
         if body not in TAKES:
             raise bad_request("recruit must be \"up\" or \"down\"")
         mv = recruit(TAKES.index(body))
-    _only(obj, (KINDS[kind],), (), "a %s decision" % KINDS[kind])
+    if len(obj) != 1:  # its own key is there, so any other is one it cannot have
+        _only(obj, (KINDS[kind],), (), "a %s decision" % KINDS[kind])
     return mv
 
 
