@@ -95,14 +95,7 @@ def from_json(st, obj):
         raise illegal("copy: no card has been played yet this round, so there is nothing to copy")
     act = cards.action[e]
     if act == SWAP or act == SWAP_OWN:
-        pair = obj.get("swap")
-        if type(pair) is not list or len(pair) != 2:
-            raise bad_request("a swap names two holes: \"swap\": [a, b]" if act == SWAP else
-                              "a swap names your piece, then the other: \"swap\": [own, other]")
-        a = _piece_at(st, pair[0])
-        b = _piece_at(st, pair[1])
-        _only(st, obj, SWAP_FIELDS, act)
-        return Move(k, act, a, b, meet)
+        return _swap(st, obj, k, act, meet)
     path = obj.get("path")
     if type(path) is not list or not path:
         raise bad_request("move is missing its 'path' of [from, to] segments")
@@ -132,6 +125,17 @@ def from_json(st, obj):
         fields = ORDERED_FIELDS
     _only(st, obj, fields, act)
     return Move(k, SPLIT, code, 0, meet)
+
+
+def _swap(st, obj, k, act, meet):
+    pair = obj.get("swap")
+    if type(pair) is not list or len(pair) != 2:
+        raise bad_request("a swap names two holes: \"swap\": [a, b]" if act == SWAP else
+                          "a swap names your piece, then the other: \"swap\": [own, other]")
+    a = _piece_at(st, pair[0])
+    b = _piece_at(st, pair[1])
+    _only(st, obj, SWAP_FIELDS, act)
+    return Move(k, act, a, b, meet)
 
 
 def _only(st, obj, fields, act):
