@@ -3,7 +3,12 @@
 A record is checked whole before anything is printed: its header against the rules core's
 layout (player count, seats, dealer), the shape of every turn, then every turn through the
 rules core (the seat to move, the move legal there, nothing after the win). A record that
-fails any check prints nothing but the one reason."""
+fails any check prints nothing but the one reason.
+
+Records of every game are checked here by the same few tests (_whole, _name, _turn_list), so
+an Agent Avenue record (docs/agent-avenue-board.md) is held to what a DOG record is: a number
+is a whole number by its JSON type (2.0 and true are not 2 and 1, though Python holds them
+equal) and a name is a string. host_tools/avenue_replay.py then steps its turns."""
 import json
 
 from shared_rules import notation, variant
@@ -27,6 +32,18 @@ class RecordError(Exception):
 def _show(value):
     text = json.dumps(value)
     return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS - 3] + "..."
+
+
+def _whole(value, allowed):
+    """Whether value is one of the whole numbers allowed: a JSON 2.0 or true is not, though
+    Python holds 2.0 == 2 and True == 1."""
+    return type(value) is int and value in allowed
+
+
+def _name(value, allowed):
+    """Whether value is one of the names allowed (a list in a record is no name: looking it
+    up in a dict would fail)."""
+    return type(value) is str and value in allowed
 
 
 def _no_constant(name):
@@ -81,7 +98,7 @@ def _game(rec, name):
             name, ", ".join(variant.names()), _show(game)))
     counts = sorted(variant.boards(game))
     players = rec.get("players")
-    if type(players) is not int or players not in counts:
+    if not _whole(players, counts):
         raise RecordError("%s: players must be one of %s, not %s" % (
             name, ", ".join(str(n) for n in counts), _show(players)))
     board = rec.get("layout", variant.board_for(game, players))
@@ -107,7 +124,7 @@ def _header(rec, name, lay):
     """(players, seat colour indexes, dealer index) of a record, checked."""
     counts = sorted(lay.default_seats)
     players = rec.get("players")
-    if type(players) is not int or players not in counts:
+    if not _whole(players, counts):
         raise RecordError("%s: players must be one of %s, not %s" % (
             name, ", ".join(str(n) for n in counts), _show(players)))
     seats = rec.get("seats")
@@ -115,42 +132,95 @@ def _header(rec, name, lay):
         raise RecordError("%s: seats must list the %d colours in play, not %s" % (
             name, players, _show(seats)))
     for s in seats:
-        if type(s) is not str or s not in lay.cidx:
+        if not _name(s, lay.cidx):
             raise RecordError("%s: seats: %s is not a colour (colours: %s)" % (
                 name, _show(s), ", ".join(lay.colours)))
         if seats.count(s) > 1:
             raise RecordError("%s: seats: %s is listed twice" % (name, s))
     dealer = rec.get("dealer")
-    if type(dealer) is not str or dealer not in seats:
+    if not _name(dealer, seats):
         raise RecordError("%s: the dealer must be one of the seats (%s), not %s" % (
             name, ", ".join(seats), _show(dealer)))
     return players, [lay.cidx[s] for s in seats], lay.cidx[dealer]
 
 
-def _check_turns(rec, name, seats, cards):
+def _turn_list(rec, name, most, fields):
+    """The record's turns, each an object with the fields, checked; most: the longest game."""
     turns = rec.get("turns", [])
     if type(turns) is not list:
         raise RecordError("%s: turns must be a list, not %s" % (name, _show(turns)))
-    if len(turns) > MAX_TURNS:
+    if len(turns) > most:
         raise RecordError("%s has %d turns, more than any game (%d): not a game record" % (
-            name, len(turns), MAX_TURNS))
+            name, len(turns), most))
     for n, turn in enumerate(turns, 1):
         if type(turn) is not dict:
-            raise RecordError("%s: turn %d must be an object with seat and move, not %s" % (
-                name, n, _show(turn)))
-        for field in ("seat", "move"):
+            raise RecordError("%s: turn %d must be an object with %s, not %s" % (
+                name, n, " and ".join(fields), _show(turn)))
+        for field in fields:
             if field not in turn:
                 raise RecordError("%s: turn %d has no %s" % (name, n, field))
-        if turn["seat"] not in seats:
-            raise RecordError("%s: turn %d: seat must be one of the seats (%s), not %s" % (
-                name, n, ", ".join(seats), _show(turn.get("seat"))))
-        if type(turn.get("move")) is not dict:
+        if type(turn["move"]) is not dict:
             raise RecordError("%s: turn %d: move must be a move object, not %s" % (
-                name, n, _show(turn.get("move"))))
-        if "card" in turn and turn["card"] not in cards.names:
+                name, n, _show(turn["move"])))
+    return turns
+
+
+def _check_turns(rec, name, seats, cards):
+    turns = _turn_list(rec, name, MAX_TURNS, ("seat", "move"))
+    for n, turn in enumerate(turns, 1):
+        if not _name(turn["seat"], seats):
+            raise RecordError("%s: turn %d: seat must be one of the seats (%s), not %s" % (
+                name, n, ", ".join(seats), _show(turn["seat"])))
+        if "card" in turn and not _name(turn["card"], cards.names):
             raise RecordError("%s: turn %d: card %s is not a card" % (
                 name, n, _show(turn["card"])))
     return turns
+
+
+AVENUE = "agent-avenue"
+AVENUE_MODES = ("simple", "advanced")
+AVENUE_SEATS = (1, 2)  # players on one side
+AVENUE_MAX_TURNS = 5000  # whole random games take 10 to 60 decisions
+
+
+def _avenue(rec, name):
+    """(tables, the start position, the turns) of an Agent Avenue record, checked (the turns
+    by their shape: the rules core steps them)."""
+    from shared_rules.avenue import tables
+    from shared_rules.avenue.state import new_game
+    tb = tables.load()
+    mode = rec.get("mode")
+    if not _name(mode, AVENUE_MODES):
+        raise RecordError("%s: mode must be simple or advanced, not %s" % (name, _show(mode)))
+    seats = rec.get("seats")
+    if type(seats) is not dict or sorted(seats) != sorted(tb.sides) or not all(
+            _whole(seats[s], AVENUE_SEATS) for s in tb.sides):
+        raise RecordError("%s: seats must give each side's players, {\"green\": 1|2, \"blue\": "
+                          "1|2}, not %s" % (name, _show(seats)))
+    total = sum(seats[s] for s in tb.sides)
+    if not _whole(rec.get("players"), (total,)):
+        raise RecordError("%s: players must be %d, the seats' sum, not %s" % (
+            name, total, _show(rec.get("players"))))
+    active = rec.get("active")
+    if not _name(active, tb.sides):
+        raise RecordError("%s: active must be %s, not %s" % (
+            name, " or ".join(tb.sides), _show(active)))
+    offer = None
+    if mode == "advanced":
+        names = rec.get("offer")
+        if type(names) is not list or len(names) != tb.offer_size or not all(
+                _name(n, tb.market_index) for n in names) or len(set(names)) != tb.offer_size:
+            raise RecordError("%s: offer must list the first %d black-market cards, not %s" % (
+                name, tb.offer_size, _show(names)))
+        offer = [tb.market_index[n] for n in names]
+    turns = _turn_list(rec, name, AVENUE_MAX_TURNS, ("side", "move"))
+    for n, turn in enumerate(turns, 1):
+        if not _name(turn["side"], tb.sides):
+            raise RecordError("%s: turn %d: side must be %s, not %s" % (
+                name, n, " or ".join(tb.sides), _show(turn["side"])))
+    st = new_game(tb, mode == "advanced", (seats[tb.sides[0]], seats[tb.sides[1]]),
+                  tb.side_index[active], offer, tb.nmarket - tb.offer_size if offer else 0)
+    return tb, st, turns
 
 
 def turns(rec, name="the record"):
@@ -192,10 +262,11 @@ def replay(path):
     """Every line of the replay of the record at path, after the whole record was checked;
     RecordError names what is wrong."""
     rec = read(path)
-    if type(rec) is dict and rec.get("format") == FORMAT and rec.get("game") == "agent-avenue":
+    if type(rec) is dict and rec.get("format") == FORMAT and rec.get("game") == AVENUE:
         from host_tools import avenue_replay  # a game of its own engine and record
+        tb, st, turns = _avenue(rec, path)
         try:
-            return avenue_replay.replay_record(rec, path)
+            return avenue_replay.replay_record(tb, st, rec, turns, path)
         except avenue_replay.RecordError as e:
             raise RecordError(str(e))
     steps = _steps(rec, path)

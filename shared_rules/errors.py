@@ -20,3 +20,13 @@ def shown(value):
     if type(value) is list:
         return "[" + ", ".join([shown(v) for v in value]) + "]"
     return repr(value)
+
+
+def stray_key(obj, fields, more=()):
+    """The first key of the object obj that is in neither fields nor more, or None. First in
+    sorted order, so that a reason naming it reads the same on both interpreters (MicroPython
+    walks a dict in hash order); sorted only when there is one."""
+    for key in obj:
+        if key not in fields and key not in more:
+            return min([k for k in obj if k not in fields and k not in more])
+    return None

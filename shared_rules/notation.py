@@ -3,7 +3,18 @@ from shared_rules import movegen, split
 from shared_rules.apply import illegal
 from shared_rules.move import Move
 from shared_rules.cards import STEPS, SWAP, SPLIT, MAGNET, SWAP_OWN
-from shared_rules.errors import BadInput, shown
+from shared_rules.errors import BadInput, shown, stray_key
+
+
+PASS = -1  # the card and the action of a pass
+# the fields `legal` writes for each kind of move (to_json), and so all that `apply` takes;
+# the first two (the first of a pass) are required, a third may be left out (_only)
+PASS_FIELDS = ("pass",)
+SWAP_FIELDS = ("card", "swap")
+STEP_FIELDS = ("card", "path")
+ENTRY_FIELDS = ("card", "path", "rank")  # a ranked game names the piece that comes into play
+JUMP_FIELDS = ("card", "path", "jump")  # a piece of a rank that may jump on
+ORDERED_FIELDS = ("card", "path", "meet")  # a split that fires several meeting points
 
 
 def bad_request(reason):
@@ -63,14 +74,18 @@ def split_path(st, mv):
 
 
 def from_json(st, obj):
-    """Parse a protocol MOVE for the position st. Raises BadInput."""
+    """Parse a protocol MOVE for the position st. Raises BadInput: bad_request for a field of
+    the wrong shape, illegal for a move `legal` would not list as given (_only)."""
     game = st.game
     cards = game.cards
     lay = st.lay
     if type(obj) is not dict:
         raise bad_request("move must be a JSON object")
-    if obj.get("pass") is True:
-        return Move(-1, -1)
+    if "pass" in obj:
+        if obj["pass"] is not True:
+            raise bad_request("'pass' is true when given: a pass is {\"pass\": true}")
+        _only(st, obj, PASS_FIELDS, PASS)
+        return Move(-1, PASS)
     if "card" not in obj:
         raise bad_request("move is missing the field 'card' (or 'pass': true)")
     k = card_index(cards, obj["card"])
@@ -80,13 +95,7 @@ def from_json(st, obj):
         raise illegal("copy: no card has been played yet this round, so there is nothing to copy")
     act = cards.action[e]
     if act == SWAP or act == SWAP_OWN:
-        pair = obj.get("swap")
-        if type(pair) is not list or len(pair) != 2:
-            raise bad_request("a swap names two holes: \"swap\": [a, b]" if act == SWAP else
-                              "a swap names your piece, then the other: \"swap\": [own, other]")
-        a = _piece_at(st, pair[0])
-        b = _piece_at(st, pair[1])
-        return Move(k, act, a, b, meet)
+        return _swap(st, obj, k, act, meet)
     path = obj.get("path")
     if type(path) is not list or not path:
         raise bad_request("move is missing its 'path' of [from, to] segments")
@@ -102,10 +111,73 @@ def from_json(st, obj):
         src = lay.parse_loc(path[0][0])
         if src >= lay.nboard:
             p = _from_start_area(st, src, obj.get("rank"))
+            fields = ENTRY_FIELDS if game.ranked else STEP_FIELDS
         else:
             p = _piece_at(st, path[0][0])
-        return Move(k, act, p, lay.parse_loc(path[0][1]) + _jump(st, obj), meet)
-    return Move(k, SPLIT, _split_code(st, e, path), 0, meet)
+            fields = JUMP_FIELDS if game.jumps[p % lay.ppc] else STEP_FIELDS
+        dest = lay.parse_loc(path[0][1]) + _jump(st, obj)
+        _only(st, obj, fields, act)
+        return Move(k, act, p, dest, meet)
+    code, work = _split_code(st, e, path)
+    fields = STEP_FIELDS
+    # legal lists `meet` only where the mover orders several meetings
+    if "meet" in obj and len(game.orders(work, code, cards.steps[e][0])) > 1:
+        fields = ORDERED_FIELDS
+    _only(st, obj, fields, act)
+    return Move(k, SPLIT, code, 0, meet)
+
+
+def _swap(st, obj, k, act, meet):
+    pair = obj.get("swap")
+    if type(pair) is not list or len(pair) != 2:
+        raise bad_request("a swap names two holes: \"swap\": [a, b]" if act == SWAP else
+                          "a swap names your piece, then the other: \"swap\": [own, other]")
+    a = _piece_at(st, pair[0])
+    b = _piece_at(st, pair[1])
+    _only(st, obj, SWAP_FIELDS, act)
+    return Move(k, act, a, b, meet)
+
+
+def _only(st, obj, fields, act):
+    # a move names only what `legal` would write for it: a field it cannot have (a jump in a
+    # game without jumps, a rank on a piece already in play, a swap with a numbered card, an
+    # order of meetings where at most one fires, another game's field) makes it a move that
+    # is not in the list, so it is refused rather than ignored. The fields but a third are
+    # required and were found, so a stray key shows in the count of keys: no loop here, as
+    # a function with one keeps its frame on MicroPython's heap, and every move of a game
+    # replayed from flash comes through here.
+    n = len(fields)
+    if n > 2 and fields[2] not in obj:
+        n -= 1
+    if len(obj) != n:
+        raise illegal(_no_field(st, stray_key(obj, fields), act))
+
+
+def _no_field(st, key, act):
+    """Why a move of card action act (PASS: a pass) cannot carry the field key."""
+    game = st.game
+    if act == PASS:
+        return "a pass is {\"pass\": true} alone; it names no %s" % shown(key)
+    if key == "jump":
+        if not max(game.jumps):
+            return "%s has no jumps: only a DOG Royal citizen jumps on from a special space" % (
+                game.title)
+        return ("'jump': only a citizen on the board jumps on, after a counted move that ends "
+                "on a special space")
+    if key == "rank":
+        if not game.ranked:
+            return "%s pieces have no rank: 'rank' is DOG Royal's" % game.title
+        return ("'rank' names the piece that comes into play; a piece on the board is named "
+                "by where it stands")
+    if key == "meet":
+        return ("'meet' orders the meeting points when one move fires several; this move "
+                "fires at most one")
+    if key == "swap":
+        return "'swap' belongs to the swap card; this card moves along a 'path'"
+    if key == "path" and (act == SWAP or act == SWAP_OWN):
+        return "a swap names its two pieces in 'swap' and has no 'path'"
+    return "a move of %s has no field %s (its fields: card, path or swap, rank, jump, meet; " \
+           "or pass alone)" % (game.title, shown(key))
 
 
 def _meet(lay, meet):
@@ -120,10 +192,12 @@ def _meet(lay, meet):
 
 
 def _jump(st, obj):
-    # a citizen's jump on from a special space (DOG Royal), packed into the destination
-    j = obj.get("jump")
-    if j is None or not st.game.ranked:
+    # a citizen's jump on from a special space (DOG Royal), packed into the destination; the
+    # value is checked in every game (a board without special spaces has no jump target),
+    # whether the move may jump at all is _only's question
+    if "jump" not in obj:
         return 0
+    j = obj["jump"]
     if type(j) is not int or not 0 <= j < st.lay.n or not st.lay.special[j]:
         raise bad_request("'jump': %s is not a special space" % shown(j))
     return movegen.JUMP * (j + 1)
@@ -160,7 +234,8 @@ def _from_start_area(st, loc, rank):
 
 def _split_code(st, e, path):
     # turn [from, to] segments into single steps, checking each with the same rule as the
-    # move generator; at the own start space a segment that ends in home turns into home
+    # move generator; at the own start space a segment that ends in home turns into home.
+    # Returns the packed steps and the position standing after them.
     lay = st.lay
     total = st.game.cards.steps[e][0]
     work = st.copy()
@@ -184,4 +259,4 @@ def _split_code(st, e, path):
                           "own start space, not from it)" % lay.loc_json(work.pos[p]))
     if n != total:
         raise illegal("partner: all %d steps must be used (this path uses %d)" % (total, n))
-    return code
+    return code, work

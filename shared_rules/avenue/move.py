@@ -1,7 +1,9 @@
-# One decision of Agent Avenue in compact form, and its JSON form. Reading a move checks only
-# its shape (bad_request: a missing field, an unknown card name, a wrong type); whether the
-# rules allow it is legality.py's job.
-from shared_rules.errors import BadInput, shown
+# One decision of Agent Avenue in compact form, and its JSON form. Reading a move checks its
+# shape (bad_request: a missing field, an unknown card name, a wrong type) and that it names
+# only the fields its decision has (illegal: a field the decision cannot carry, as `seat` on a
+# recruit or `agent` on a card without an ability, is not a decision of this game, and is
+# refused rather than ignored); whether the rules allow it is legality.py's job.
+from shared_rules.errors import BadInput, shown, stray_key
 from shared_rules.avenue.tables import NONE
 
 DISCARD = 0
@@ -62,8 +64,24 @@ def market(card, refill, seat=0, agent=NONE, again=False):
     return mv
 
 
+# the fields of each decision as to_json writes them (forced, seats, refill and again may be
+# left out where the protocol says so)
+DISCARD_FIELDS = ("seat",)
+PLAY_FIELDS = ("up", "down", "up_seat", "down_seat", "forced")
+MARKET_FIELDS = ("market", "refill", "seat")
+
+
 def bad_request(reason):
     return BadInput("bad_request", reason)
+
+
+def _only(obj, fields, extra, what):
+    """Refuses (illegal) an object naming a field that is neither in fields nor in extra: the
+    decision cannot have it."""
+    key = stray_key(obj, fields, extra)
+    if key is not None:
+        raise BadInput("illegal", "%s has no field %s (its fields: %s)" % (
+            what, shown(key), ", ".join(fields + extra)))
 
 
 def _seat(obj, field, alone, what):
@@ -111,27 +129,38 @@ def from_json(tb, st, obj):
         raise bad_request("a move needs one of %s" % ", ".join(KINDS))
     alone = st.seats[st.active] == 1
     body = obj[KINDS[kind]]
+    if kind == MARKET:
+        return _market_from_json(tb, st, obj)
     if kind == DISCARD:
         if type(body) is not dict:
             raise bad_request("discard must be an object {seat: N}")
-        return discard(_seat(body, "seat", alone, "discard"))
-    if kind == PLAY:
-        if type(body) is not dict:
-            raise bad_request("play must be an object {up, down, up_seat, down_seat}")
-        for field in ("up", "down"):
-            if field not in body:
-                raise bad_request("play is missing the field '%s'" % field)
-        forced = body.get("forced", False)
-        if type(forced) is not bool:
-            raise bad_request("play.forced must be true or false")
-        return play(_agent(tb, body["up"], "play.up"), _agent(tb, body["down"], "play.down"),
-                    _seat(body, "up_seat", alone, "play"),
-                    _seat(body, "down_seat", alone, "play"), forced)
-    if kind == RECRUIT:
+        mv = discard(_seat(body, "seat", alone, "discard"))
+        _only(body, DISCARD_FIELDS, (), "discard")
+    elif kind == PLAY:
+        mv = _play_from_json(tb, body, alone)
+    else:
         if body not in TAKES:
             raise bad_request("recruit must be \"up\" or \"down\"")
-        return recruit(TAKES.index(body))
-    return _market_from_json(tb, st, obj)
+        mv = recruit(TAKES.index(body))
+    if len(obj) != 1:  # its own key is there, so any other is one it cannot have
+        _only(obj, (KINDS[kind],), (), "a %s decision" % KINDS[kind])
+    return mv
+
+
+def _play_from_json(tb, body, alone):
+    if type(body) is not dict:
+        raise bad_request("play must be an object {up, down, up_seat, down_seat}")
+    for field in ("up", "down"):
+        if field not in body:
+            raise bad_request("play is missing the field '%s'" % field)
+    forced = body.get("forced", False)
+    if type(forced) is not bool:
+        raise bad_request("play.forced must be true or false")
+    mv = play(_agent(tb, body["up"], "play.up"), _agent(tb, body["down"], "play.down"),
+              _seat(body, "up_seat", alone, "play"), _seat(body, "down_seat", alone, "play"),
+              forced)
+    _only(body, PLAY_FIELDS, (), "play")
+    return mv
 
 
 def _market_from_json(tb, st, obj):
@@ -155,12 +184,12 @@ def _market_from_json(tb, st, obj):
             raise bad_request("%s needs the field '%s'" % (tb.market_names[c], field))
         mv.agent = _agent_or_null(tb, obj[field], field)
     if "again" in tb.needs[c]:
-        again = obj.get("again")
-        if again is None and mv.agent != NONE:
+        if "again" not in obj and mv.agent != NONE:
             raise bad_request("%s needs the field 'again' (true or false)" % tb.market_names[c])
-        if again is not None and type(again) is not bool:
+        if "again" in obj and type(obj["again"]) is not bool:
             raise bad_request("again must be true or false")
-        mv.again = again is True
+        mv.again = obj.get("again") is True
+    _only(obj, MARKET_FIELDS, tb.needs[c], tb.market_names[c])
     return mv
 
 

@@ -81,7 +81,8 @@ def parse(tb, obj):
     if mode not in MODES:
         raise bad("mode must be simple or advanced, not %s" % shown(mode))
     st.advanced = mode == "advanced"
-    _parse_seats(tb, st, obj.get("seats"))
+    if "seats" in obj:  # optional, but when given it is the whole {green, blue} object
+        _parse_seats(tb, st, obj["seats"])
     st.active = _side(tb, obj["active"], "active")
     phase = obj["phase"]
     if phase not in PHASES:
@@ -114,13 +115,8 @@ def parse(tb, obj):
 
 
 def _parse_seats(tb, st, seats):
-    if seats is None:
-        return
-    if type(seats) is not dict:
-        raise bad("seats must be an object {green: 1|2, blue: 1|2}")
-    for k in sorted(seats):
-        i = _side(tb, k, "seats")
-        st.seats[i] = _int(seats[k], 1, tb.max_seats, "seats", k)
+    for name in sorted(_per_side(tb, seats, "seats")):  # exactly the two sides
+        st.seats[tb.side_index[name]] = _int(seats[name], 1, tb.max_seats, "seats", name)
 
 
 def _parse_agents(tb, st, agents):
