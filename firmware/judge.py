@@ -225,12 +225,8 @@ class WholeMove:
         """How the outline at r[o:] stands against the board: O_NO (the board has left it),
         O_GROWING (not complete yet), O_UNTOUCHED (complete but for a capture or swap square
         nobody touched) or O_COMPLETE."""
-        s0 = r[o + O_SENSOR]
-        s1 = r[o + O_SENSOR + 1]
-        s2 = r[o + O_SENSOR + 2]
-        for i in moved:
-            if i != s0 and i != s1 and i != s2:
-                return O_NO
+        if not _covers(r, o, moved):
+            return O_NO
         # start areas may only have changed the move's way: a piece left for the start space,
         # a knocked-out piece put back (or still in a hand)
         pre_count = self.pre_count
@@ -271,13 +267,7 @@ class WholeMove:
     def _involves(self, g, squares):
         """Whether outline g changes (or passes) every sensor in squares."""
         r, o = self._outline_at(g)
-        s0 = r[o + O_SENSOR]
-        s1 = r[o + O_SENSOR + 1]
-        s2 = r[o + O_SENSOR + 2]
-        for i in squares:
-            if i != s0 and i != s1 and i != s2:
-                return False
-        return True
+        return _covers(r, o, squares)
 
     def in_transit(self, sensed):
         """Whether the board is a legal move under way with its piece standing on a space
@@ -298,18 +288,10 @@ class WholeMove:
         others = [i for i in self.moved if i != landed]
         size = self.size
         g = -1
-        for r in self.outlines:  # inline, as _classify: this runs on every move accepted
+        for r in self.outlines:  # by chunk, as _classify: this runs on every move accepted
             for o in range(0, min(self.noutlines - g - 1, OUTLINE_CHUNK) * size, size):
                 g += 1
-                s0 = r[o + O_SENSOR]
-                s1 = r[o + O_SENSOR + 1]
-                s2 = r[o + O_SENSOR + 2]
-                ok = True
-                for i in others:
-                    if i != s0 and i != s1 and i != s2:
-                        ok = False
-                        break
-                if ok and self._passes(r, o, at):
+                if _covers(r, o, others) and self._passes(r, o, at):
                     return True
         return False
 
@@ -355,6 +337,17 @@ class WholeMove:
             return WAIT
         self.bad = moved
         return ILLEGAL
+
+
+def _covers(r, o, squares):
+    """Whether the outline at r[o:] changes (or passes) every sensor in squares."""
+    s0 = r[o + O_SENSOR]
+    s1 = r[o + O_SENSOR + 1]
+    s2 = r[o + O_SENSOR + 2]
+    for i in squares:
+        if i != s0 and i != s1 and i != s2:
+            return False
+    return True
 
 
 class SplitMove:

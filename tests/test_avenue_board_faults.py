@@ -2,6 +2,7 @@
 two cards on one pad, a bumped pawn, a power cut in the middle of a turn, bad console commands.
 Each gets its answer (an event, the view's phase and expected spaces), changes nothing in the
 game, and the game then goes on to agree with the players' own after every decision."""
+import contextlib
 import json
 
 from shared_rules.avenue import move as M
@@ -171,16 +172,25 @@ def recruit_by_hand(p, take):
     agrees(p)
 
 
-def test_a_card_taken_after_a_power_cut_decides_nothing_until_both_are_back():
-    # the other side took the face-down card, the power went, and at power-up the face-up
-    # card is taken within half a second: the board must not take the empty down pad for the
-    # first card lifted (it did: the recruit went the other way round)
-    p = Players(3, "simple", (1, 1))
+@contextlib.contextmanager
+def recruiting(seed=3):
+    """A simple game played up to its first play, carried out: (players, the play, the face-up
+    card's sticker, the face-down card's), the other side to recruit."""
+    p = Players(seed, "simple", (1, 1))
     try:
         mv = until(p, M.PLAY)
         p.carry_out(mv)
         up = p.uid(TB.agent_names[mv.up])
-        down = p.uid(TB.agent_names[mv.down], (up,))
+        yield p, mv, up, p.uid(TB.agent_names[mv.down], (up,))
+    finally:
+        p.close()
+
+
+def test_a_card_taken_after_a_power_cut_decides_nothing_until_both_are_back():
+    # the other side took the face-down card, the power went, and at power-up the face-up
+    # card is taken within half a second: the board must not take the empty down pad for the
+    # first card lifted (it did: the recruit went the other way round)
+    with recruiting() as (p, mv, up, down):
         p.take("down")
         p.drain()
         cut_and_restart(p, 300)
@@ -204,17 +214,10 @@ def test_a_card_taken_after_a_power_cut_decides_nothing_until_both_are_back():
         p.take("up")
         recruit_by_hand(p, M.TAKE_DOWN)
         p.play_to_end(agrees)
-    finally:
-        p.close()
 
 
 def test_both_cards_lifted_during_a_power_cut_are_asked_back_not_recruited():
-    p = Players(3, "simple", (1, 1))
-    try:
-        mv = until(p, M.PLAY)
-        p.carry_out(mv)
-        up = p.uid(TB.agent_names[mv.up])
-        down = p.uid(TB.agent_names[mv.down], (up,))
+    with recruiting() as (p, mv, up, down):
         p.drain()
         cut_and_restart(p, 2500, [{"op": "card_off", "reader": "up"},
                                   {"op": "card_off", "reader": "down"}])
@@ -233,15 +236,10 @@ def test_both_cards_lifted_during_a_power_cut_are_asked_back_not_recruited():
         p.take("down")
         recruit_by_hand(p, M.TAKE_UP)
         p.play_to_end(agrees)
-    finally:
-        p.close()
 
 
 def test_confirm_says_which_card_was_taken_during_a_power_cut():
-    p = Players(3, "simple", (1, 1))
-    try:
-        mv = until(p, M.PLAY)
-        p.carry_out(mv)
+    with recruiting() as (p, mv, up, down):
         p.take("down")  # the other side took the face-down card, then the power went
         p.drain()
         cut_and_restart(p)
@@ -253,8 +251,6 @@ def test_confirm_says_which_card_was_taken_during_a_power_cut():
         p.take("up")  # the active side takes the other
         recruit_by_hand(p, M.TAKE_DOWN)
         p.play_to_end(agrees)
-    finally:
-        p.close()
 
 
 def test_after_a_power_cut_the_down_pad_answers_the_same_whatever_lies_face_down():
