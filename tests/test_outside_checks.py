@@ -18,7 +18,13 @@ where the rules force them.
 After a cut the players do what docs/power-cuts.md tells a person: they read what the board
 says (the `resumed` event, the view's `expected`, `pads`, `put_back`, `tap`, `seat`) and do it
 (host_tools/sim/players.py Table.recover, host_tools/sim/avenue_players.py Players.recover).
-After every turn the board's public view must be the players' own rules game."""
+After every turn the board's public view must be the players' own rules game.
+
+Three faults of the board found this way have their smallest reproductions at the end of this
+file (test_fault_*); they fail until the firmware is fixed. The whole games steer clear of the
+two at power-up (a card lying on the tap pad at a cut is taken up while the board is off); the
+third (a misread rank where a move lands) hangs a game only with some boards' magnets (the
+6-seat board of seed 7), not with the seeds played here."""
 import collections
 import random
 
@@ -28,7 +34,9 @@ from host_tools.sim.avenue_players import (Players as AvenuePlayers, TB, PAWN, M
                                            same_game)
 from host_tools.sim.players import Table, Players, wanted_board, wloc, PASS_MS
 from shared_rules import movegen
+from shared_rules.avenue import legality
 from shared_rules.avenue import move as M
+from shared_rules.avenue.apply import apply as avenue_apply
 from test_dog_board_putright import reached
 
 pytestmark = pytest.mark.micropython
@@ -820,3 +828,113 @@ def test_whole_agent_avenue_games_with_power_cuts_noise_and_wrong_hands(seats, s
     if seats == (2, 2):
         assert any("a team's card lying" in k for k in seen), seen
 
+
+# -- faults of the board found by the checks above: smallest reproductions ---------------------
+# They fail until the firmware is fixed; the whole games above take a card lying on the tap
+# pad up while the board is off, so that they do not run into the first two.
+
+def until_discard(p, seat, again=False):
+    """Carries out the players' decisions up to a discard by `seat` (after which, with again,
+    that seat may discard once more); returns it, not carried out."""
+    while p.st.winner < 0:
+        mv = p.choose()
+        if mv.kind == M.DISCARD and mv.seat == seat and (
+                not again or legality.may_discard(avenue_apply(p.st, mv)[0], seat)):
+            return mv
+        p.carry_out(mv)
+    raise AssertionError("no discard by seat %d" % seat)
+
+
+def discarded_now(p, mv):
+    """The players' game after their discard mv."""
+    p.pending = (mv,) + avenue_apply(p.st, mv)
+    p.decided()
+
+
+def test_fault_a_teams_discard_lying_on_the_tap_pad_at_power_up_is_taken_as_seat_0s():
+    # Team game, seat 1 of the side to play discards: the lit seat passed to seat 1 (confirm),
+    # the card put on the tap pad, and the power goes before the board read it. At power-up
+    # the board lights seat 0 again and reads the card lying there as seat 0's discard (events
+    # `discard` and `draw` for seat 0): seat 0 loses a discard and draws a card it was never
+    # dealt. docs/power-cuts.md, phase play, cards lying on the pads: "In a team the board
+    # cannot know which seat put it: it blinks that pad red and refuses the card until it is
+    # lifted and put down again, with the seat that plays it lit". The tap pad's card is
+    # taken as seat 0's instead (firmware/avenue/referee.py on_pad sends a tap on to _on_tap
+    # before it looks at boot_polls).
+    p = AvenuePlayers(1, "simple", (2, 2))
+    try:
+        mv = until_discard(p, 1)
+        p.light_seat(1)
+        p.drain()
+        card = p.uid(TB.agent_names[p.discarded_kind()])
+        p.ask({"op": "card", "uid": card, "reader": "tap"})
+        p.ask({"op": "power_cut"})
+        p.ask({"op": "power_on"})
+        p.wait(1500)
+        seen = p.drain()
+        assert not [e for e in seen if e.get("event") in ("discard", "draw")], seen
+        assert [e["reader"] for e in seen if e.get("event") == "reject"] == ["tap"], seen
+        p.take("tap")
+        p.lit = p.view()["seat"]
+        p.light_seat(1)
+        p.tap(card)
+        discarded_now(p, mv)
+        agrees(p)
+    finally:
+        p.close()
+
+
+def test_fault_a_card_still_on_the_tap_pad_when_its_discard_was_saved_is_discarded_again():
+    # One player a side: green discards (the card on the tap pad, the board says `discard`
+    # and `draw`, the discard is on flash) and the power goes before the card is lifted. At
+    # power-up the board reads the card lying there as a new discard and saves it: a second
+    # discard and a second draw the player never made (the board's deck one card shorter,
+    # its discards_left one lower than the players'). docs/power-cuts.md: "A power cut loses
+    # at most the decision under way", and the board "never takes what is missing for a
+    # decision"; the card's decision is the one saved, yet "a card found on a pad is read as
+    # put there now" takes it once more.
+    p = AvenuePlayers(1, "simple", (1, 1))
+    try:
+        mv = until_discard(p, 0, again=True)
+        card = p.uid(TB.agent_names[p.discarded_kind()])
+        p.drain()
+        p.put(card, "tap")
+        assert [e["event"] for e in p.drain() if e.get("event") in ("discard", "draw")] == [
+            "discard", "draw"]
+        discarded_now(p, mv)
+        p.ask({"op": "power_cut"})
+        p.ask({"op": "power_on"})
+        p.wait(1500)
+        seen = p.drain()
+        assert {"event": "resumed", "decisions": p.decisions, "phase": "play"} in seen, seen
+        assert not [e for e in seen if e.get("event") in ("discard", "draw")], seen
+        p.take("tap")
+        agrees(p)
+    finally:
+        p.close()
+
+
+def test_fault_a_piece_read_as_another_rank_where_its_move_lands_is_neither_taken_nor_refused():
+    # DOG Royal on the 4-seat board, red's knight on 0, the 5 played: the knight's magnet has
+    # weakened (the `weak_magnet` fault: it reads one rank lower, as a citizen, wherever it is
+    # put, docs/board-protocols.md section 2) and the hand puts it on 5. No legal move of the
+    # 5 puts a citizen on 5 (red's citizen waits in its start area), yet the board neither
+    # takes the move nor refuses it: no `reject`, no `mismatch`, the view in await_move with
+    # nothing expected, for as long as the players wait (firmware/judge.py _against: a rank
+    # other than the move's is "not (yet)" complete, never refused). Outside a move the same
+    # misread rank is a mismatch at its location (tests/test_sim_boards.py); during one the
+    # players are told nothing. Found in a whole 6-player game on the 6-seat board (seed 7):
+    # blue's citizen reads at the citizen/jester edge on blue:h3, and its move there hung.
+    t = Table(seed=5, board="dog-4")
+    try:
+        t.new_game(4, game="dog-royal", first={0: 1, 1: 0, 2: 0, 3: 0})
+        assert t.public()["ranks"]["0"] == "knight"
+        assert "card" in [e.get("event") for e in t.card("5")]
+        n = len(t.events)
+        t.ask({"op": "fault", "kind": "weak_magnet", "at": "0", "ms": 30000})
+        t.place(t.lift("0"), "5")
+        t.wait(2000)
+        told = [e for e in t.since(n) if e.get("event") in ("reject", "mismatch", "move")]
+        assert any("5" in e.get("locations", []) for e in told), (told, t.public())
+    finally:
+        t.close()
