@@ -22,6 +22,10 @@ READ_MS = 400       # a card on a pad is read within two polls of the three read
 OFF_MS = 900        # a card lifted is noticed after three empty polls
 MOVE_MS = 400       # a pawn put down: four stable scans, then a still one
 HOLD_MS = 2100      # holding a button
+BOOT_MS = 1500      # after power-on: the boot, the resume, the pads read (BOOT_POLLS rounds)
+PADS = ("up", "down", "tap")
+# the rules core's events that are a decision itself (each decision has one of them)
+DECIDED = ("discard", "play", "recruit", "market")
 
 
 class BoardError(AssertionError):
@@ -62,6 +66,13 @@ class Players:
         self.lit = 0  # the team seat the board has lit
         self.held = [False, False]
         self.decisions = 0
+        self.pads = dict((r, None) for r in PADS)  # the sticker lying on each pad
+        self.played = None  # the UIDs played face up and face down (phase recruit)
+        # the decision under way: (move, position after it, its events) until it is done
+        self.pending = None
+        # a hand that first puts a card on a wrong pad and takes it back (tests):
+        # fumble(players, mv) -> (uid, pad) or None, before a play's first card
+        self.fumble = None
         if not console_start:
             return
         req = {"op": "new_game", "game": "agent-avenue", "mode": mode,
@@ -116,12 +127,18 @@ class Players:
 
     # -- hands ------------------------------------------------------------------------------
     def put(self, uid, reader):
+        self.pads[reader] = uid  # known before the board is asked: a power cut may come then
         self.ask({"op": "card", "uid": uid, "reader": reader})
         self.wait(READ_MS)
 
     def take(self, reader):
-        self.ask({"op": "card_off", "reader": reader})
+        self.lift_card(reader)
         self.wait(OFF_MS)
+
+    def lift_card(self, reader):
+        """The card on that pad taken up (the board may be off: hands still move cards)."""
+        self.pads[reader] = None
+        self.ask({"op": "card_off", "reader": reader})
 
     def tap(self, uid):
         self.put(uid, "tap")
@@ -171,46 +188,201 @@ class Players:
         st = self.st
         legality.check(st, mv)
         new, events = apply(st, mv)
-        self.table.follow(events)
+        self.pending = (mv, new, events)
         if mv.kind == M.DISCARD:
             self.light_seat(mv.seat)
             self.tap(self.uid(TB.agent_names[self.discarded_kind()]))
         elif mv.kind == M.PLAY:
-            self.light_seat(mv.up_seat)
-            up = self.uid(TB.agent_names[mv.up])
-            self.put(up, "up")
-            if mv.forced:
-                self.press("confirm", HOLD_MS)
-            self.put(self.uid(TB.agent_names[mv.down], (up,)), "down")
+            self.play_cards(mv)
         elif mv.kind == M.RECRUIT:
-            first, second = ("up", "down") if mv.take == M.TAKE_UP else ("down", "up")
-            self.take(first)
-            self.take(second)
+            self.take(self.recruit_order(mv)[0])
+            self.take(self.recruit_order(mv)[1])
         else:
             self.light_seat(mv.seat)
-            self.tap(self.uid(TB.market_names[mv.card]))
-            if mv.refill != NONE:
-                self.tap(self.uid(TB.market_names[mv.refill]))
-            needs = TB.needs[mv.card]
-            if "top" in needs or "agent" in needs:
-                if mv.agent == NONE:
-                    self.press("back")
-                else:
-                    a = self.uid(TB.agent_names[mv.agent])
-                    self.tap(a)
-                    if "again" in needs:
-                        if mv.again:
-                            self.tap(a)
-                        else:
-                            self.press("back")
-        self.st = new
+            self.market_taps(mv)
         self.pawns_to(new)
+        return self.decided()
+
+    def play_cards(self, mv, lying=None):
+        """The lit seat's card face up, then its partner's (or its own) face down; lying: the
+        pads whose card the board already counts (its view's `pads`): they stay."""
+        lying = lying or {"up": None, "down": None}
+        up, down = self.played = self.play_uids(mv)
+        if lying["up"] is None:
+            self.light_seat(mv.up_seat)
+            wrong = self.fumble(self, mv) if self.fumble else None
+            if wrong is not None:
+                self.put(wrong[0], wrong[1])
+                self.take(wrong[1])
+            self.put(up, "up")
+        if mv.forced:
+            self.press("confirm", HOLD_MS)
+        if lying["down"] is None:
+            self.put(down, "down")
+
+    def play_uids(self, mv):
+        """The stickers of the cards the players play face up and face down."""
+        up = self.uid(TB.agent_names[mv.up])
+        return up, self.uid(TB.agent_names[mv.down], (up,))
+
+    @staticmethod
+    def recruit_order(mv):
+        """The pads in the order the cards leave them: the other side's card first."""
+        return ("up", "down") if mv.take == M.TAKE_UP else ("down", "up")
+
+    def market_steps(self, mv):
+        """The taps of a black-market decision, each named as the view's `tap` names what the
+        tap pad waits for: (what, action)."""
+        steps = [("market", lambda: self.tap(self.uid(TB.market_names[mv.card])))]
+        if mv.refill != NONE:
+            steps.append(("refill", lambda: self.tap(self.uid(TB.market_names[mv.refill]))))
+        needs = TB.needs[mv.card]
+        if "top" in needs or "agent" in needs:
+            if mv.agent == NONE:
+                steps.append(("agent", lambda: self.press("back")))
+            else:
+                a = self.uid(TB.agent_names[mv.agent])
+                steps.append(("agent", lambda: self.tap(a)))
+                if "again" in needs:
+                    steps.append(("again", lambda: self.tap(a) if mv.again
+                                  else self.press("back")))
+        return steps
+
+    def market_taps(self, mv, start="market"):
+        """The taps from the one the tap pad waits for."""
+        steps = self.market_steps(mv)
+        names = [what for what, _ in steps]
+        if start not in names:
+            raise BoardError("the board waits for a %s tap; the players' %s has %s"
+                             % (start, M.KINDS[mv.kind], names))
+        for _, act in steps[names.index(start):]:
+            act()
+
+    def decided(self):
+        """The decision under way is done: the players' game moves on with it."""
+        mv, new, events = self.pending
+        st = self.st
+        self.pending = None
+        self.table.follow(events)
+        self.st = new
         if new.phase == PLAY and mv.kind != M.DISCARD:
             self.lit = 0  # a new turn lights seat 0
         if new.phase == MARKET and self.side_acting(new) != self.side_acting(st):
             self.lit = 0
         self.decisions += 1
         return events
+
+    # -- after a power cut --------------------------------------------------------------
+    def recover(self, confirm=False):
+        """Once the power is back after a cut, the players read the board and do what it asks
+        (docs/power-cuts.md), then finish the decision under way, if any: the `resumed` event
+        says how many decisions the board kept; a decision it kept is finished (its pawns
+        moved where the board shows them), one it lost is done again from what the board
+        says it has (the view's `pads`, `put_back`, `tap`, `seat`). A decision the board
+        takes at power-up must come from cards lying on their pads (one player a side reads a
+        card found there as put there now), never a recruit: BoardError otherwise. confirm:
+        in a recruit whose card taken is gone, say so with **confirm** instead of putting it
+        back. Returns the events of the decision under way, or None."""
+        self.wait(BOOT_MS)
+        seen = self.drain()
+        resumed = [e for e in seen if e.get("event") == "resumed"]
+        if len(resumed) != 1:
+            raise BoardError("not one resume after the power cut: %s" % seen)
+        kept = resumed[0]["decisions"]
+        at_boot = [e for e in seen[seen.index(resumed[0]):] if e.get("event") in DECIDED]
+        view = self.view()
+        self.lit = view["seat"]
+        if self.pending is None:
+            if kept != self.decisions or at_boot:
+                raise BoardError("the board resumed %d decisions and took %s; the players "
+                                 "have %d" % (kept, at_boot, self.decisions))
+            self.put_back(view)
+            self.pawns_to(self.st)
+            return None
+        mv = self.pending[0]
+        if at_boot:
+            self.taken_at_boot(mv, kept, at_boot)
+        elif kept == self.decisions:
+            self.again(mv, view, confirm)
+        elif kept != self.decisions + 1:
+            raise BoardError("the board resumed %d decisions; the players have %d and one "
+                             "under way" % (kept, self.decisions))
+        else:
+            self.put_back(view)  # a play kept: its cards lie on their pads for the recruit
+        if self.pads["tap"] is not None:
+            self.take("tap")  # a card tapped already
+        self.pawns_to(self.pending[1])
+        return self.decided()
+
+    def put_back(self, view):
+        """The played cards the board waits to read again (its view's `put_back`), put back on
+        their pads."""
+        for r in view["put_back"]:
+            self.put(self.played[("up", "down").index(r)], r)
+
+    def taken_at_boot(self, mv, kept, at_boot):
+        """The board decided at power-up: only the decision under way, from its cards lying
+        on the pads."""
+        if kept != self.decisions or len(at_boot) != 1 or at_boot[0]["event"] != M.KINDS[
+                mv.kind]:
+            raise BoardError("at power-up the board took %s (%d decisions kept); the players "
+                             "have %d and %s under way" % (at_boot, kept, self.decisions,
+                                                           M.KINDS[mv.kind]))
+        lying = (mv.kind == M.PLAY and self.played is not None and
+                 (self.pads["up"], self.pads["down"]) == self.played) or \
+            (mv.kind in (M.DISCARD, M.MARKET) and self.pads["tap"] is not None)
+        if not lying:
+            raise BoardError("at power-up the board took a %s from cards not on its pads "
+                             "(%s)" % (M.KINDS[mv.kind], self.pads))
+
+    def again(self, mv, view, confirm):
+        """The decision under way was lost: done again from what the board has."""
+        if view["expected"]:
+            # pawns moved while the board was off: back first (the board, which cannot know
+            # whether the last decision's pawns had arrived, may call this await_effect)
+            self.pawns_to(self.st)
+            view = self.view()
+        if mv.kind == M.RECRUIT:
+            self.recruit_again(mv, view, confirm)
+            return
+        mine = dict(zip(("up", "down"), self.play_uids(mv))) if mv.kind == M.PLAY else {}
+        for r in ("up", "down"):
+            if self.pads[r] is not None and (view["pads"][r] is None or
+                                             self.pads[r] != mine.get(r)):
+                self.take(r)  # refused at power-up (lifted, put down again), or not this play's
+        view = self.view()
+        if self.pads["tap"] is not None:
+            self.take("tap")
+        if mv.kind == M.PLAY:
+            self.play_cards(mv, view["pads"])
+        elif mv.kind == M.DISCARD:
+            self.light_seat(mv.seat)
+            self.tap(self.uid(TB.agent_names[self.discarded_kind()]))
+        else:
+            if view["taken"] is None:
+                self.light_seat(mv.seat)
+            self.market_taps(mv, view["tap"])
+
+    def recruit_again(self, mv, view, confirm):
+        """A recruit after power-up: the played cards missing from their pads are put back
+        (or, with confirm, the card taken first is said gone); then the cards are taken."""
+        first, second = self.recruit_order(mv)
+        missing = view["put_back"]
+        if confirm and first in missing:
+            if second in missing:
+                self.put(self.played[("up", "down").index(second)], second)
+            self.press("confirm")
+            taken = [e for e in self.drain() if e.get("event") == "taken"]
+            if taken != [{"event": "taken", "face": first}]:
+                raise BoardError("confirm with %s gone: %s" % (first, taken))
+        else:
+            self.put_back(view)
+            if self.view()["put_back"]:
+                raise BoardError("both played cards lie on their pads; the board still asks "
+                                 "for %s" % self.view()["put_back"])
+        for r in (first, second):
+            if self.pads[r] is not None:
+                self.take(r)
 
     def discarded_kind(self):
         return self.table.discarded[-1]

@@ -17,7 +17,12 @@ LAY = GAME.lay
 CARDS = GAME.cards
 SETTLE_MS = 160  # more than the scanner's four-scan debounce (80 ms) plus a scan
 PASS_MS = 2000  # the pass gesture: hold back for 2 s (docs/board-protocols.md, section 2)
+PASS_SETTLE_MS = 300  # after the gesture: the release and a few scans
 PRESS_MS = 100  # a short press of a button
+RANK_READ_MS = 400  # a rank read counts after eight scans: a piece put down is judged by then
+BOOT_MS = 300  # after power-on: the boot, the resume and a few scans
+CARD_GONE_MS = 350  # the reader calls a card gone after three empty polls (300 ms)
+PUT_RIGHT_ROUNDS = 6  # a board asking still after this many rounds of putting right is wrong
 BOARD = "agent-dog-4"
 
 
@@ -214,6 +219,15 @@ class Table:
         evs = self.card(card)
         if not any(e.get("event") == "card" for e in evs):
             raise TableError("card %s not taken: %s" % (card, evs))
+        return self.finish_play(mv, n)
+
+    def finish_play(self, mv, n=None):
+        """The rest of a turn whose card the board has taken (play(), or a card read again at
+        power-up): the move, its effects, the players' game moved on and checked; returns the
+        events from event n (default: from now)."""
+        if n is None:
+            n = len(self.events)
+        self.playing = mv
         held = self.do_move(mv)
         self.wait()
         if not any(e.get("event") == "move" for e in self.since(n)):
@@ -227,6 +241,17 @@ class Table:
         self.wait()
         new, _ = rules_apply(self.st, mv)
         self.st = new
+        self.check()
+        return self.since(n)
+
+    def pass_turn(self):
+        """The seat to move passes with the pass gesture; returns the events from it on."""
+        n = len(self.events)
+        self.ask({"op": "press", "button": "back", "ms": PASS_MS})
+        self.wait(PASS_MS + PASS_SETTLE_MS)
+        if not any(e.get("event") == "pass" for e in self.since(n)):
+            raise TableError("pass not taken: %s" % self.since(n))
+        self.st, _ = rules_apply(self.st, Move(-1, -1))
         self.check()
         return self.since(n)
 
@@ -250,11 +275,7 @@ class Table:
             st, _ = rules_apply(st, notation.from_json(st, turn["move"]))
         self.game = g
         self.st = st
-        want = {}  # location name -> (colour, upside down, the piece when ranked)
-        for p in range(lay.npieces):
-            if st.pos[p] < lay.nboard and p // lay.ppc in st.seats:
-                want[wloc(st.pos[p], lay)] = (lay.colours[p // lay.ppc], st.undercover(p),
-                                              piece_name(lay, p) if g.ranked else None)
+        want = wanted_board(st)
         world = self.world()
         hand = []
         for name, p in world.items():
@@ -285,6 +306,171 @@ class Table:
         self.wait(300)
         self.check()
         return rec
+
+    # -- after a power cut, an undo, a mismatch: what the board asks -----------------------
+    def recover(self, turns, doing=None, since=0):
+        """Once the power is back after a cut, the players read the board and do what it asks
+        (docs/power-cuts.md): the `resumed` event says how many turns it kept. turns: how many
+        the players' own game has; doing: the turn under way when the power went (None,
+        ("pass",) or ("play", card kind, rules Move)); since: the index of self.events before
+        the cut. The turn under way counts if the board kept it (its effects are then done
+        where the board shows them); a card left on the reader is taken up; every location the
+        board lists is put as the game has it. Returns (the rules events of the turn under way
+        if it counted, else None; whether the board read its card again at power-up and waits
+        for its move: finish it with finish_play)."""
+        self.wait(BOOT_MS)
+        seen = self.events[since:]
+        resumed = [e for e in seen if e.get("event") == "resumed"]
+        if len(resumed) != 1:
+            raise TableError("not one resume after the power cut: %s" % seen)
+        kept = resumed[0]["turns"]
+        done = None
+        if doing is not None and kept == turns + 1:
+            mv = Move(-1, -1) if doing[0] == "pass" else doing[2]
+            self.st, done = rules_apply(self.st, mv)
+        elif kept != turns:
+            raise TableError("the board resumed %d turns, the players' game has %d (under "
+                             "way: %s)" % (kept, turns, doing))
+        self.ask({"op": "card_off"})  # a card left lying is read once: taken up, tapped again
+        self.wait(CARD_GONE_MS)
+        view = self.put_right()
+        in_play = view["phase"] == "await_move"
+        if in_play and (done is not None or doing is None or doing[0] != "play" or
+                        view["card"] != doing[1]):
+            raise TableError("the board waits for a move of %s, the players were %s"
+                             % (view["card"], doing))
+        self.check()
+        return done, in_play
+
+    def put_right(self, rounds=PUT_RIGHT_ROUNDS):
+        """Makes every location the public view's `expected` lists what the players' game has
+        there, round after round until the board asks for nothing; then what the sensors
+        cannot tell apart (pieces of one kind exchanged, as a swap the board lost to a power
+        cut: docs/power-cuts.md) the players put back from what they know. Returns the view."""
+        for _ in range(rounds):
+            view = self.public()
+            todo = view["expected"] or sorted(self.misplaced(self.world(),
+                                                             wanted_board(self.st)))
+            if not todo:
+                return view
+            self.fix(todo)
+            self.wait(RANK_READ_MS)
+        raise TableError("the board still asks for %s: %s" % (view["expected"], view))
+
+    def fix(self, todo):
+        """One round at the locations todo, as a person does it: what does not belong there
+        is lifted (and a piece the game has there too: the board asks to see it lifted, as
+        after an undo's exchange), a piece lying the wrong way up turned over; then each of
+        them the game puts a piece on gets it (from the hand, else a piece of that colour
+        standing where the game does not have it, else its start area); what is left in the
+        hand goes to its start area where the game has room there, or waits in the hand for
+        the board's next answer."""
+        want = wanted_board(self.st)
+        world = self.world()
+        for loc in todo:
+            name = self.at_in(world, loc)
+            if name is None:
+                continue
+            if ":s" in loc:
+                if world[name]["upside_down"]:
+                    self.ask({"op": "flip", "at": loc})
+                elif self.in_start(world, name) > self.start_count(name) or \
+                        self.target(name) is not None:
+                    self.lift(loc)
+                continue
+            w = want.get(loc)
+            if w is not None and w[0] == _colour(name) and w[2] in (None, name) and \
+                    world[name]["upside_down"] != w[1]:
+                self.ask({"op": "flip", "at": loc})
+            else:
+                self.lift(loc)
+        self.wait()
+        for loc in todo:
+            world = self.world()
+            if self.at_in(world, loc) is not None:
+                continue
+            if loc in want:
+                colour, down, named = want[loc]
+                self.place(self.fetch(world, want, colour, named, True), loc, down)
+            elif ":s" in loc:
+                colour = loc.split(":")[0]
+                mine = [n for n in world if _colour(n) == colour]
+                if mine and self.in_start(world, mine[0]) < self.start_count(mine[0]):
+                    piece = self.fetch(world, want, colour, None, False)
+                    if piece is not None:
+                        self.place(piece, loc, False)
+        world = self.world()
+        for name, p in sorted(world.items()):
+            if p["at"] is None and self.target(name) is None and \
+                    self.in_start(world, name) < self.start_count(name):
+                self.place(name, self.free_spot(_colour(name)), False)
+                world = self.world()
+
+    def fetch(self, world, want, colour, named, from_start):
+        """A piece of that colour (that piece, when named) for a square that waits for one:
+        from the hand, else standing where the game does not have it, else (from_start) from
+        its start area; lifted if it stands somewhere. None if there is none."""
+        def fits(n):
+            return n == named or named is None and _colour(n) == colour
+        for n, p in sorted(world.items()):
+            if fits(n) and p["at"] is None:
+                return n
+        for at in sorted(self.misplaced(world, want)):
+            n = self.at_in(world, at)
+            if fits(n):
+                return self.lift(at)
+        if from_start:
+            return self.lift(self.taken_spot(colour, named))
+        return None
+
+    def misplaced(self, world, want):
+        """Squares of the track and the homes with a piece the players' game does not have
+        there (another colour, another piece, or none), whether the sensors see it or not; and
+        start-area spots with a piece of a ranked game the game has on the board."""
+        out = []
+        for name, p in world.items():
+            at = p["at"]
+            if at is None:
+                continue
+            if ":s" in at:
+                if self.target(name) is not None:
+                    out.append(at)
+                continue
+            w = want.get(at)
+            if w is None or w[0] != _colour(name) or w[2] not in (None, name):
+                out.append(at)
+        return out
+
+    @staticmethod
+    def at_in(world, loc):
+        for name, p in world.items():
+            if p["at"] == loc:
+                return name
+        return None
+
+    def in_start(self, world, name):
+        colour = _colour(name)
+        return len([p for n, p in world.items() if _colour(n) == colour and p["at"] and
+                    p["at"].startswith(colour + ":s")])
+
+    def start_count(self, name):
+        st = self.st
+        lay = st.lay
+        c = lay.cidx[_colour(name)]
+        if c not in st.seats:
+            return lay.ppc  # a colour not in the game rests in its area
+        return len([p for p in range(c * lay.ppc, (c + 1) * lay.ppc) if st.pos[p] >= lay.nboard])
+
+    def target(self, name):
+        """In a ranked game, where the game has this physical piece on the board (None: in its
+        start area); None in a game whose pieces of a colour are alike."""
+        st = self.st
+        lay = st.lay
+        if not st.game.ranked:
+            return None
+        colour, k = name.rsplit("-", 1)
+        p = lay.cidx[colour] * lay.ppc + int(k) - 1
+        return wloc(st.pos[p], lay) if st.pos[p] < lay.nboard else None
 
     def check(self):
         """The board's public view must be the players' own game."""
@@ -422,6 +608,22 @@ class Table:
         self.wait(60)
 
 
+def _colour(piece):
+    return piece.split("-")[0]
+
+
+def wanted_board(st):
+    """Where the players' game has its pieces on the board: location name -> (colour, upside
+    down, the physical piece in a ranked game, else None)."""
+    lay = st.lay
+    want = {}
+    for p in range(lay.npieces):
+        if st.pos[p] < lay.nboard and p // lay.ppc in st.seats:
+            want[wloc(st.pos[p], lay)] = (lay.colours[p // lay.ppc], st.undercover(p),
+                                          piece_name(lay, p) if st.game.ranked else None)
+    return want
+
+
 def public_board(st):
     lay = st.lay
     out = {}
@@ -532,27 +734,29 @@ class Players:
             return self.turn()
         if best is None:
             n = len(t.events)
-            t.ask({"op": "press", "button": "back", "ms": PASS_MS})
-            t.wait(2300)
-            if not any(e.get("event") == "pass" for e in t.since(n)):
-                raise TableError("pass not taken: %s" % t.since(n))
-            new, _ = rules_apply(st, Move(-1, -1))
-            t.st = new
-            t.check()
-            if st.team_game():
-                self.cards.discard.extend(hand)
-                del hand[:]
-            elif hand:
-                self.cards.discard.append(hand.pop(self.rng.below(len(hand))))
+            t.pass_turn()
+            self.after_turn(st, True)
             return t.since(n)
         _, k, mv = best
         hand.remove(k)
         self.cards.discard.append(k)
         evs = t.play(st.game.cards.names[k], mv)
-        if (t.st.out >> st.to_move) & 1 and hand:
+        self.after_turn(st, False)
+        return evs
+
+    def after_turn(self, st, passed):
+        """The hand of the seat that moved from position st once its turn counts (the table's
+        game has moved on): a team's seat that passed lays its cards aside, a player alone one
+        card; a seat that went out lays its hand aside."""
+        hand = self.cards.hands.setdefault(st.to_move, [])
+        if passed and st.team_game():
             self.cards.discard.extend(hand)
             del hand[:]
-        return evs
+        elif passed and hand:
+            self.cards.discard.append(hand.pop(self.rng.below(len(hand))))
+        elif not passed and (self.table.st.out >> st.to_move) & 1 and hand:
+            self.cards.discard.extend(hand)
+            del hand[:]
 
     def game(self, max_turns=3000):
         t = self.table
