@@ -25,6 +25,8 @@ AMBIGUOUS = 2  # complete, but another legal move could still grow out of it: co
 ILLEGAL = 3    # no legal move explains the board: self.bad lists the sensors to put right
 RESTING = 4    # one move explains the board (self.move), but its piece stands on a space a
                # longer move of it passes: a hand carrying it on, or a placement if it stays
+WRONG_RANK = 5  # pieces stand where one move puts them, but one reads as another rank than
+                # the move puts there (self.bad: where): a piece being changed, or the wrong one
 
 
 def occ(cls):
@@ -52,8 +54,9 @@ OUTLINE_CHUNK = 8  # outlines per bytearray (160 bytes on the 6-seat board): no 
 # how an outline stands against the board (WholeMove._against)
 O_NO = 0         # the board has left it
 O_GROWING = 1    # the board may still grow into it
-O_UNTOUCHED = 2  # complete but for a capture or swap square nobody touched: confirm decides
-O_COMPLETE = 3
+O_RANK = 2       # every piece where the move puts one, but one of another rank (a ranked game)
+O_UNTOUCHED = 3  # complete but for a capture or swap square nobody touched: confirm decides
+O_COMPLETE = 4
 
 
 class WholeMove:
@@ -95,6 +98,7 @@ class WholeMove:
         self.move = None
         self.bad = []
         self.moved = []
+        self.rank_want = []
 
     def left(self):
         return 0  # Partner 4 steps left; an ordinary card has none
@@ -161,7 +165,7 @@ class WholeMove:
         self.moved = moved
         now_count = self._start_counts(sensed)
         self._classify(sensed, touched, bands, moved, now_count)
-        res = self._verdict(moved, same)
+        res = self._verdict(moved, same, bands)
         if res == DONE and self.in_transit(sensed):
             return RESTING
         return res
@@ -201,6 +205,7 @@ class WholeMove:
         self.complete_more = False
         self.untouched = -1
         self.untouched_more = False
+        self.rank_off = -1  # the first outline the board matches but for a rank
         self.grow = []
         size = self.size
         g = -1
@@ -213,6 +218,9 @@ class WholeMove:
                         self.complete = g
                     elif self._key(g) != self._key(self.complete):
                         self.complete_more = True
+                elif state == O_RANK:
+                    if self.rank_off < 0:
+                        self.rank_off = g
                 elif state != O_NO:
                     self.grow.append(g)
                     if state == O_UNTOUCHED:
@@ -223,8 +231,9 @@ class WholeMove:
 
     def _against(self, r, o, sensed, touched, bands, moved, now_count):
         """How the outline at r[o:] stands against the board: O_NO (the board has left it),
-        O_GROWING (not complete yet), O_UNTOUCHED (complete but for a capture or swap square
-        nobody touched) or O_COMPLETE."""
+        O_GROWING (not complete yet), O_RANK (every piece where the move puts one, but of
+        another rank), O_UNTOUCHED (complete but for a capture or swap square nobody touched)
+        or O_COMPLETE."""
         if not _covers(r, o, moved):
             return O_NO
         # start areas may only have changed the move's way: a piece left for the start space,
@@ -235,34 +244,30 @@ class WholeMove:
             if not (pre_count[c] <= now_count[c] <= after or after <= now_count[c] <= pre_count[c]):
                 return O_NO
         pre = self.pre
-        done = True
-        touch_missing = False
+        state = O_COMPLETE  # lowered as the board falls short of the move
         via = r[o + O_VIA]
         for j in range(r[o + O_N]):
             i = r[o + O_SENSOR + j]
             now = OCCUPIED[sensed[i]]
             after = r[o + O_AFTER + j]
             if i == via and now:
-                done = False  # the citizen stands on its special space: the jump goes on
+                state = O_GROWING  # the citizen stands on its special space: the jump goes on
                 continue
             if now != after:
-                done = False
+                state = O_GROWING
                 # a sensor already changed must have changed the move's way; a square whose
                 # occupant changes (capture, swap) may stand empty meanwhile
                 if now != pre[i] and not (pre[i] and after):
                     return O_NO
             elif pre[i] and after and not touched[i]:
-                done = False  # a capture or swap square nobody has touched yet
-                touch_missing = True
+                state = min(state, O_UNTOUCHED)  # a capture or swap square nobody touched
             elif self.ranked and now and bands[i] != r[o + O_BAND + j]:
-                done = False  # not (yet) the rank this move puts there
+                state = min(state, O_RANK)  # not the rank this move puts there (not yet?)
         for c in range(len(now_count)):
             # entering needs the piece to have left its start area
             if r[o + O_COUNTS + c] < pre_count[c] and now_count[c] != r[o + O_COUNTS + c]:
-                done = False
-        if done:
-            return O_COMPLETE
-        return O_UNTOUCHED if touch_missing else O_GROWING
+                state = O_GROWING
+        return state
 
     def _involves(self, g, squares):
         """Whether outline g changes (or passes) every sensor in squares."""
@@ -314,7 +319,7 @@ class WholeMove:
             return 0 < (at - frm) % n < ahead
         return back <= MAX_COUNT and 0 < (frm - at) % n < back
 
-    def _verdict(self, moved, same):
+    def _verdict(self, moved, same, bands):
         self.bad = []
         complete = self.complete
         if complete >= 0 and not self.complete_more:
@@ -335,9 +340,24 @@ class WholeMove:
             return WAIT  # several outcomes look alike so far: more must change first
         if not moved or self.grow:
             return WAIT
+        if self.rank_off >= 0:
+            self.bad = self._rank_squares(self.rank_off, bands)
+            return WRONG_RANK
         self.bad = moved
         return ILLEGAL
 
+    def _rank_squares(self, g, bands):
+        """The sensors where outline g puts a piece of a rank other than the one they read;
+        self.rank_want: the rank it puts on each."""
+        r, o = self._outline_at(g)
+        out = []
+        self.rank_want = []
+        for j in range(r[o + O_N]):
+            i = r[o + O_SENSOR + j]
+            if r[o + O_AFTER + j] and bands[i] != r[o + O_BAND + j]:
+                out.append(i)
+                self.rank_want.append(r[o + O_BAND + j])
+        return out
 
 def _covers(r, o, squares):
     """Whether the outline at r[o:] changes (or passes) every sensor in squares."""
@@ -364,6 +384,7 @@ class SplitMove:
         self.burned = []  # sensors of pieces burned and still to be taken off
         self.move = None
         self.bad = []
+        self.rank_want = []  # a Partner 4 is Agent DOG's: no ranks
 
     def left(self):
         return self.total - self.used

@@ -346,6 +346,29 @@ class Referee:
                 out.append(i)
         return out
 
+    def _settling(self, res, late):
+        """A verdict that waits transit_scans before it counts: a piece standing on a space a
+        move of it passes (a hand carrying it on, or a placement if it stays: then taken, or
+        refused, where it stands), or a piece of another rank than the move puts there (a
+        rank read while a piece settles, or the wrong piece). late: it has waited."""
+        if res == judge_mod.RESTING or res == judge_mod.WRONG_RANK or (
+                res == judge_mod.ILLEGAL and self.judge.in_transit(self.sensed)):
+            if not late:
+                self.transit_left = self.transit_scans  # each board its own wait
+                return judge_mod.AMBIGUOUS if res == judge_mod.RESTING else judge_mod.WAIT
+            if res == judge_mod.RESTING:
+                return judge_mod.DONE
+        return res
+
+    def _refusal(self, res):
+        card = self.cards.names[self.card]
+        if res == judge_mod.WRONG_RANK:  # ranks are printed on the pieces: public
+            return "the piece there reads as %s, where the %s puts %s: put that piece there" % (
+                " and ".join(["no rank" if self.bands[i] == NO_BAND else RANKS[self.bands[i]]
+                              for i in self.judge.bad]),
+                card, " and ".join([RANKS[k] for k in self.judge.rank_want]))
+        return "no legal move of the %s puts a piece there: put it back" % card
+
     def tick(self):
         """Once a scan while a piece stands on a space its move passes (transit_left): once
         it has stood there long enough, it is judged where it stands."""
@@ -377,23 +400,14 @@ class Referee:
             self.lights = self.judge.lights()
         if self.phase == "await_move":
             self.lights.follow(self.sensed, self.touched)
-        if res == judge_mod.RESTING or res == judge_mod.ILLEGAL and \
-                self.judge.in_transit(self.sensed):
-            # the piece stands on a space a move of it passes: a hand carrying it on, or a
-            # placement if it stays there (then taken, or refused, where it stands)
-            if not late:
-                self.transit_left = self.transit_scans  # each space its own rest
-                res = judge_mod.AMBIGUOUS if res == judge_mod.RESTING else judge_mod.WAIT
-            elif res == judge_mod.RESTING:
-                res = judge_mod.DONE
+        res = self._settling(res, late)
         if res == judge_mod.DONE:
             self._accept(self.judge.move)
-        elif res == judge_mod.ILLEGAL:
+        elif res == judge_mod.ILLEGAL or res == judge_mod.WRONG_RANK:
             if not self.rejected or self.bad != self.judge.bad:
                 self.bad = list(self.judge.bad)
                 self.rejected = True
-                self.out({"event": "reject", "reason": "no legal move of the %s puts a piece "
-                          "there: put it back" % self.cards.names[self.card],
+                self.out({"event": "reject", "reason": self._refusal(res),
                           "locations": self._names(self.bad)})
         else:
             if self.rejected and res == judge_mod.WAIT and not self.judge.bad:

@@ -851,16 +851,12 @@ def discarded_now(p, mv):
     p.decided()
 
 
-def test_fault_a_teams_discard_lying_on_the_tap_pad_at_power_up_is_taken_as_seat_0s():
+def test_a_teams_discard_found_on_the_tap_pad_at_power_up_counts_once_put_down_again():
     # Team game, seat 1 of the side to play discards: the lit seat passed to seat 1 (confirm),
     # the card put on the tap pad, and the power goes before the board read it. At power-up
-    # the board lights seat 0 again and reads the card lying there as seat 0's discard (events
-    # `discard` and `draw` for seat 0): seat 0 loses a discard and draws a card it was never
-    # dealt. docs/power-cuts.md, phase play, cards lying on the pads: "In a team the board
-    # cannot know which seat put it: it blinks that pad red and refuses the card until it is
-    # lifted and put down again, with the seat that plays it lit". The tap pad's card is
-    # taken as seat 0's instead (firmware/avenue/referee.py on_pad sends a tap on to _on_tap
-    # before it looks at boot_polls).
+    # the board lights seat 0 again; it once read the card lying there as seat 0's discard
+    # (events `discard` and `draw` for seat 0). docs/power-cuts.md: a card found on the tap pad
+    # at power-up is refused until it is lifted and put down again, with its seat lit.
     p = AvenuePlayers(1, "simple", (2, 2))
     try:
         mv = until_discard(p, 1)
@@ -884,15 +880,12 @@ def test_fault_a_teams_discard_lying_on_the_tap_pad_at_power_up_is_taken_as_seat
         p.close()
 
 
-def test_fault_a_card_still_on_the_tap_pad_when_its_discard_was_saved_is_discarded_again():
+def test_a_card_still_on_the_tap_pad_when_its_discard_was_saved_is_not_discarded_again():
     # One player a side: green discards (the card on the tap pad, the board says `discard`
     # and `draw`, the discard is on flash) and the power goes before the card is lifted. At
-    # power-up the board reads the card lying there as a new discard and saves it: a second
-    # discard and a second draw the player never made (the board's deck one card shorter,
-    # its discards_left one lower than the players'). docs/power-cuts.md: "A power cut loses
-    # at most the decision under way", and the board "never takes what is missing for a
-    # decision"; the card's decision is the one saved, yet "a card found on a pad is read as
-    # put there now" takes it once more.
+    # power-up the board once read the card lying there as a new discard and saved it: a
+    # second discard and draw the player never made. docs/power-cuts.md: a card found on the
+    # tap pad at power-up may be one already counted; it counts only once put down again.
     p = AvenuePlayers(1, "simple", (1, 1))
     try:
         mv = until_discard(p, 0, again=True)
@@ -914,17 +907,15 @@ def test_fault_a_card_still_on_the_tap_pad_when_its_discard_was_saved_is_discard
         p.close()
 
 
-def test_fault_a_piece_read_as_another_rank_where_its_move_lands_is_neither_taken_nor_refused():
+def test_a_piece_read_as_another_rank_where_its_move_lands_is_refused_there():
     # DOG Royal on the 4-seat board, red's knight on 0, the 5 played: the knight's magnet has
     # weakened (the `weak_magnet` fault: it reads one rank lower, as a citizen, wherever it is
     # put, docs/board-protocols.md section 2) and the hand puts it on 5. No legal move of the
-    # 5 puts a citizen on 5 (red's citizen waits in its start area), yet the board neither
-    # takes the move nor refuses it: no `reject`, no `mismatch`, the view in await_move with
-    # nothing expected, for as long as the players wait (firmware/judge.py _against: a rank
-    # other than the move's is "not (yet)" complete, never refused). Outside a move the same
-    # misread rank is a mismatch at its location (tests/test_sim_boards.py); during one the
-    # players are told nothing. Found in a whole 6-player game on the 6-seat board (seed 7):
-    # blue's citizen reads at the citizen/jester edge on blue:h3, and its move there hung.
+    # 5 puts a citizen on 5; the board once neither took the move nor refused it, for as long
+    # as the players waited (found in a whole 6-player game on the 6-seat board, seed 7:
+    # blue's citizen read at the citizen/jester edge on blue:h3). It refuses it now, once the
+    # piece has stood there TRANSIT_MS (a rank read while a piece settles is not refused),
+    # saying which rank it reads and which the move puts there.
     t = Table(seed=5, board="dog-4")
     try:
         t.new_game(4, game="dog-royal", first={0: 1, 1: 0, 2: 0, 3: 0})
@@ -935,6 +926,7 @@ def test_fault_a_piece_read_as_another_rank_where_its_move_lands_is_neither_take
         t.place(t.lift("0"), "5")
         t.wait(2000)
         told = [e for e in t.since(n) if e.get("event") in ("reject", "mismatch", "move")]
-        assert any("5" in e.get("locations", []) for e in told), (told, t.public())
+        assert [(e["event"], e["locations"]) for e in told] == [("reject", ["5"])], told
+        assert "reads as citizen, where the 5 puts knight" in told[0]["reason"], told
     finally:
         t.close()

@@ -105,11 +105,11 @@ class Lights:
                     f[led[r]] = WANT if blink_on else OFF  # its played card, back on it
                 elif ref.pad[r]:
                     f[led[r]] = PICK
-        for r in (R.UP, R.DOWN):
-            if ref.stale & (1 << r):
-                f[led[r]] = TAKE if blink_on else OFF  # found at power-up: put it down again
         if ref.tap_wants() is not None:
             f[led[R.TAP]] = WANT
+        for r in (R.UP, R.DOWN, R.TAP):
+            if ref.stale & (1 << r):
+                f[led[r]] = TAKE if blink_on else OFF  # found at power-up: lift it first
         if ref.reject_left and ref.reject_reader >= 0:
             f[led[ref.reject_reader]] = TAKE if blink_on else OFF
 

@@ -240,16 +240,13 @@ class Referee:
             self._reject(r, "unknown card: enrol its sticker first (agentboard enrol)")
             return
         is_agent, c = k
+        if self.boot_polls and self._found_stale(r):
+            return
         if r == TAP:
             self._on_tap(is_agent, c)
             return
         if st.phase == RECRUIT:
             self._on_played_pad(r, uid, is_agent, c)
-            return
-        if self.boot_polls and st.seats[st.active] == 2 and st.phase == PLAY:
-            self.stale |= 1 << r  # found at power-up: which seat put it is not known
-            self._reject(r, "the board restarted: lift this card and put it down again, the "
-                            "lit seat's face-up card first")
             return
         if st.phase != PLAY or self.setup:
             self._reject(r, "no card is played now")
@@ -267,6 +264,19 @@ class Referee:
                        "seat": self._down_seat()})
         if self.ready():
             self._try_play()
+
+    def _found_stale(self, r):
+        """A card found lying on pad r at power-up: on the tap pad it may be one already
+        counted (a tap is taken when it is read: a discard, a market card saved before the
+        cut), and in a team's play nobody knows which seat put it. Such a card counts only
+        once lifted and put down again; True when it is one (refused until then)."""
+        st = self.st
+        if r != TAP and not (st.phase == PLAY and st.seats[st.active] == 2):
+            return False
+        self.stale |= 1 << r
+        self._reject(r, "the board restarted with this card on the pad: lift it, and put it "
+                        "down again if it is still to be played or tapped (the lit seat's)")
+        return True
 
     def _on_played_pad(self, r, uid, is_agent, c):
         # phase recruit: only the card played on this pad may lie on it. Stickers are compared,
