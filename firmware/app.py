@@ -22,6 +22,10 @@ SCAN_MS = 20
 NFC_EVERY = 5
 BLINK_EVERY = 10
 READY_EVERY = 25  # twice a second the still board lets the game's journal erase ahead
+# reader polls at power-up that look for a card lying there already (a tag may miss a poll
+# while the field comes up): it may be the card of a move saved just before the cut, so it is
+# never played until lifted and tapped again
+BOOT_POLLS = 3
 NEW_GAME_FIELDS = ("op", "game", "players", "seats", "dealer")
 SOUNDS = {"move": "accept", "reject": "reject", "win": "win", "mismatch": "fault",
           "fault": "fault", "effect": "effect", "turn": "turn", "draw": "effect"}
@@ -82,6 +86,16 @@ class App:
         self.ref.decide()
         report_boot(self.console, b, self.cardmap, self.data_dir)
         self.ref.resume_from_flash()
+        for _ in range(BOOT_POLLS):
+            if b.cards.poll() == CARD:
+                uid = "".join(["%02x" % x for x in b.cards.uid])
+                if self.cardmap.kind(uid) is None:
+                    self.ref.on_card(uid)  # not enrolled: said as for any card
+                else:
+                    self.event({"event": "reject", "reason": "the board restarted with a card "
+                                "on the reader: lift it, and tap it again if it is still to be "
+                                "played"})
+                break
 
     def step(self, n):
         b = self.board

@@ -484,3 +484,30 @@ def test_new_game_refuses_fields_no_game_of_the_board_has_and_calibrate_in_its_s
     for cmd in ({"op": "calibrate"}, {"op": "sensors"}):
         ans = table.send(cmd)
         assert ans["ok"] is False and ans["error"] == "not_now", ans
+
+
+def test_a_card_on_the_reader_at_power_up_is_not_played_until_tapped_again(table):
+    # red's 5 is tapped and left lying on the reader; the move is made and saved; the power
+    # goes. At power-up the card found there may be that move's (it is): it must not be taken
+    # as blue's card (outside checks saw it played as the next seat's)
+    table.new_game(4)
+    table.ask({"op": "card", "card": "5"})
+    table.wait(150)
+    table.place(table.lift("0"), "5")
+    table.wait()
+    assert [e["event"] for e in table.events if e.get("event") == "move"] == ["move"]
+    table.power_cycle()
+    table.wait(400)
+    n = len(table.events)
+    view = table.public()
+    assert view["phase"] == "await_card" and view["to_move"] == "blue"
+    table.power_cycle()  # and again: nothing is decided from the card lying there
+    table.wait(400)
+    seen = table.since(0)
+    assert not [e for e in seen[n:] if e.get("event") == "card"], seen[n:]
+    assert any(e.get("event") == "reject" and "restarted with a card" in e["reason"]
+               for e in seen), seen
+    table.ask({"op": "card_off"})
+    table.wait(400)
+    evs = table.card("5")  # blue taps its own card
+    assert {"event": "card", "card": "5", "seat": "blue"} in evs

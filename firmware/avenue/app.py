@@ -22,6 +22,7 @@ SCAN_MS = 20
 NFC_EVERY = 5
 BLINK_EVERY = 10
 READY_EVERY = 25  # twice a second the still board lets the game's journal erase ahead
+BOOT_POLLS = 3  # reader rounds at power-up that look for the cards lying on the pads
 SOUNDS = {"recruit": "accept", "play": "accept", "reject": "reject", "win": "win",
           "mismatch": "fault", "fault": "fault", "pawn": "effect", "turn": "turn",
           "market": "effect", "discard": "accept", "taken": "accept"}
@@ -93,6 +94,12 @@ class App:
         self.ref.sense(b.scanner.state)
         report_boot(self.console, b, self.cardmap, self.data_dir, R.GAME)
         self.ref.resume_from_flash()
+        # the cards lying on the pads at power-up, each read as found there (a tag may miss a
+        # poll while the field comes up): the referee knows which of them may count
+        for _ in range(BOOT_POLLS):
+            for j in range(len(b.readers)):
+                if b.readers[j].poll() == CARD:
+                    self.ref.on_pad(self.reader_role[j], _hex(b.readers[j].uid), True)
 
     def step(self, n):
         b = self.board

@@ -40,9 +40,6 @@ NO_CARD = ""             # a pad with nothing on it (UIDs are hex text)
 # a play's record keeps the two stickers' UIDs (to know them again after a power cut), each
 # padded to the longest UID a reader gives (10 bytes): its length never depends on the card
 UID_WIDTH = 20
-# reader rounds after a power-up in which a card read was lying there before (a tag may miss
-# a poll or two while its field comes up); a hand is not that quick after the board starts
-BOOT_POLLS = 3
 
 
 class Referee:
@@ -82,7 +79,6 @@ class Referee:
         # the pads whose cards were found lying at power-up in a team's play: which seat put
         # them is not known, so they count only once put down again (a bit per pad)
         self.stale = 0
-        self.boot_polls = 0  # reader rounds left in which a card read was found lying there
         self.offer_taps = []    # setup: offer cards tapped so far
         self.mk = [NONE, NONE, NONE, 0]   # market: card, refill, agent, again
         self.reject_reader = -1  # the pad whose card was refused (its LED blinks)
@@ -151,7 +147,6 @@ class Referee:
         self.st = st
         self.setup = n == 0  # until the pawns stand at home (and the offer is known)
         self._new_turn()
-        self.boot_polls = BOOT_POLLS
         if st.phase == RECRUIT and st.winner < 0:
             # the played cards are known again by their stickers, never by their names: what
             # the board answers a card put on a pad must not depend on the face-down card
@@ -228,8 +223,8 @@ class Referee:
         return self.st is not None and self.st.winner < 0 and not self.diff and not self.setup
 
     # -- the pads ---------------------------------------------------------------------------
-    def on_pad(self, r, uid):
-        """A card was put on reader r (its UID in hex)."""
+    def on_pad(self, r, uid, found=False):
+        """A card was put on reader r (its UID in hex); found: it lay there at power-up."""
         self.pad[r] = uid
         self.pad_kind[r] = NO_KIND
         st = self.st
@@ -240,7 +235,7 @@ class Referee:
             self._reject(r, "unknown card: enrol its sticker first (agentboard enrol)")
             return
         is_agent, c = k
-        if self.boot_polls and self._found_stale(r):
+        if found and self._found_stale(r):
             return
         if r == TAP:
             self._on_tap(is_agent, c)
@@ -338,8 +333,6 @@ class Referee:
         """Once per round of reader polls."""
         if self.reject_left:
             self.reject_left -= 1
-        if self.boot_polls:
-            self.boot_polls -= 1
 
     def _down_seat(self):
         """In a team the partner of the seat that played face up (or of the lit seat, while
