@@ -165,7 +165,7 @@ class WholeMove:
         self.moved = moved
         now_count = self._start_counts(sensed)
         self._classify(sensed, touched, bands, moved, now_count)
-        res = self._verdict(moved, same, bands)
+        res = self._verdict(moved, same, sensed, touched, bands, now_count)
         if res == DONE and self.in_transit(sensed):
             return RESTING
         return res
@@ -199,14 +199,15 @@ class WholeMove:
     def _classify(self, sensed, touched, bands, moved, now_count):
         """Sorts the outlines against the board: the first that explains it completely and
         whether another outcome does too (self.complete, self.complete_more); the same for a
-        move complete but for a square nobody touched (confirm may accept it); and the ones
-        the board may still grow into (self.grow, by number g)."""
+        move complete but for a square nobody touched (confirm may accept it); and how many
+        the board may still grow into (self.growing: a count, no list: this runs on every
+        settled board of a move, over up to 80 outlines)."""
         self.complete = -1
         self.complete_more = False
         self.untouched = -1
         self.untouched_more = False
         self.rank_off = -1  # the first outline the board matches but for a rank
-        self.grow = []
+        self.growing = 0
         size = self.size
         g = -1
         for r in self.outlines:
@@ -222,7 +223,7 @@ class WholeMove:
                     if self.rank_off < 0:
                         self.rank_off = g
                 elif state != O_NO:
-                    self.grow.append(g)
+                    self.growing += 1
                     if state == O_UNTOUCHED:
                         if self.untouched < 0:
                             self.untouched = g
@@ -319,32 +320,48 @@ class WholeMove:
             return 0 < (at - frm) % n < ahead
         return back <= MAX_COUNT and 0 < (frm - at) % n < back
 
-    def _verdict(self, moved, same, bands):
+    def _verdict(self, moved, same, sensed, touched, bands, now_count):
         self.bad = []
         complete = self.complete
         if complete >= 0 and not self.complete_more:
             self._accept(complete)
             # another move could still grow out of this board only if it explains what the
-            # complete one does: its squares that changed (every outline left in self.grow
-            # has those) and the touched squares as they were that it involves (a capture's
-            # square); a square put right that no complete move involves counts for none
-            need = [i for i in same if self._involves(complete, [i])]
-            for g in self.grow:
-                if self._involves(g, need):
-                    return AMBIGUOUS
+            # complete one does: its squares that changed (every growing outline has those)
+            # and the touched squares as they were that it involves (a capture's square); a
+            # square put right that no complete move involves counts for none
+            r, o = self._outline_at(complete)
+            need = [i for i in same if _covers(r, o, (i,))]
+            if not self.growing:
+                return DONE
+            if not need or self._grows_with(need, sensed, touched, bands, moved, now_count):
+                return AMBIGUOUS
             return DONE
         if complete < 0 and self.untouched >= 0 and not self.untouched_more:
             self._accept(self.untouched)
             return AMBIGUOUS
         if complete >= 0:
             return WAIT  # several outcomes look alike so far: more must change first
-        if not moved or self.grow:
+        if not moved or self.growing:
             return WAIT
         if self.rank_off >= 0:
             self.bad = self._rank_squares(self.rank_off, bands)
             return WRONG_RANK
         self.bad = moved
         return ILLEGAL
+
+    def _grows_with(self, need, sensed, touched, bands, moved, now_count):
+        """Whether an outline the board may still grow into changes every sensor in need (a
+        second walk, only where a touched square as it was matters: rare)."""
+        size = self.size
+        g = -1
+        for r in self.outlines:
+            for o in range(0, min(self.noutlines - g - 1, OUTLINE_CHUNK) * size, size):
+                g += 1
+                if _covers(r, o, need) and self._against(
+                        r, o, sensed, touched, bands, moved, now_count) in (O_GROWING,
+                                                                             O_UNTOUCHED):
+                    return True
+        return False
 
     def _rank_squares(self, g, bands):
         """The sensors where outline g puts a piece of a rank other than the one they read;
