@@ -57,9 +57,21 @@ O_GROWING = 1    # the board may still grow into it
 O_RANK = 2       # every piece where the move puts one, but one of another rank (a ranked game)
 O_UNTOUCHED = 3  # complete but for a capture or swap square nobody touched: confirm decides
 O_COMPLETE = 4
+# what _classify found, a slot each in WholeMove.found (an outline as its number g + 1, 0:
+# none): no attribute per figure, as a judge's attributes live in a dict that grows, on the
+# heap, while a move is judged
+F_COMPLETE = 0        # the first outline the board explains completely
+F_COMPLETE_MORE = 1   # 1: another complete one with another outcome
+F_UNTOUCHED = 2       # the first complete but for a square nobody touched
+F_UNTOUCHED_MORE = 3
+F_RANK = 4            # the first the board matches but for a rank
+F_GROWING = 5         # how many the board may still grow into
+FOUND_N = 6
 
 
 class WholeMove:
+    rank_want = ()  # set by _rank_squares (rare): no instance attribute until then
+
     def __init__(self, st, k, places):
         self.st = st
         self.k = k
@@ -97,8 +109,7 @@ class WholeMove:
         movegen.moves(st, k, self._outline)
         self.move = None
         self.bad = []
-        self.moved = []
-        self.rank_want = []
+        self.found = [0] * FOUND_N  # small ints: set in place, nothing allocated
 
     def left(self):
         return 0  # Partner 4 steps left; an ordinary card has none
@@ -162,11 +173,10 @@ class WholeMove:
         """sensed: class per sensor; touched: per sensor, changed since the card was played;
         bands: the rank band per sensor (a ranked game's moves must show the right ranks)."""
         moved, same = self._changes(sensed, touched)
-        self.moved = moved
         now_count = self._start_counts(sensed)
         self._classify(sensed, touched, bands, moved, now_count)
         res = self._verdict(moved, same, sensed, touched, bands, now_count)
-        if res == DONE and self.in_transit(sensed):
+        if res == DONE and self.in_transit(sensed, moved):
             return RESTING
         return res
 
@@ -198,37 +208,38 @@ class WholeMove:
 
     def _classify(self, sensed, touched, bands, moved, now_count):
         """Sorts the outlines against the board: the first that explains it completely and
-        whether another outcome does too (self.complete, self.complete_more); the same for a
+        whether another outcome does too; the same for a
         move complete but for a square nobody touched (confirm may accept it); and how many
-        the board may still grow into (self.growing: a count, no list: this runs on every
-        settled board of a move, over up to 80 outlines)."""
-        self.complete = -1
-        self.complete_more = False
-        self.untouched = -1
-        self.untouched_more = False
-        self.rank_off = -1  # the first outline the board matches but for a rank
-        self.growing = 0
+        the board may still grow into (a count, no list: this runs on every settled board of a
+        move, over up to 80 outlines); in self.found (F_*)."""
+        f = self.found
+        for k in range(FOUND_N):
+            f[k] = 0
         size = self.size
         g = -1
         for r in self.outlines:
             for o in range(0, min(self.noutlines - g - 1, OUTLINE_CHUNK) * size, size):
                 g += 1
+                if not _covers(r, o, moved):
+                    continue  # most outlines: a small call, no frame on the heap
                 state = self._against(r, o, sensed, touched, bands, moved, now_count)
                 if state == O_COMPLETE:
-                    if self.complete < 0:
-                        self.complete = g
-                    elif self._key(g) != self._key(self.complete):
-                        self.complete_more = True
+                    self._note(F_COMPLETE, g)
                 elif state == O_RANK:
-                    if self.rank_off < 0:
-                        self.rank_off = g
+                    if not f[F_RANK]:
+                        f[F_RANK] = g + 1
                 elif state != O_NO:
-                    self.growing += 1
+                    f[F_GROWING] += 1
                     if state == O_UNTOUCHED:
-                        if self.untouched < 0:
-                            self.untouched = g
-                        elif self._key(g) != self._key(self.untouched):
-                            self.untouched_more = True
+                        self._note(F_UNTOUCHED, g)
+
+    def _note(self, at, g):
+        # the first outline of a kind, and whether another of another outcome follows
+        f = self.found
+        if not f[at]:
+            f[at] = g + 1
+        elif self._key(g) != self._key(f[at] - 1):
+            f[at + 1] = 1
 
     def _against(self, r, o, sensed, touched, bands, moved, now_count):
         """How the outline at r[o:] stands against the board: O_NO (the board has left it),
@@ -275,7 +286,7 @@ class WholeMove:
         r, o = self._outline_at(g)
         return _covers(r, o, squares)
 
-    def in_transit(self, sensed):
+    def in_transit(self, sensed, moved):
         """Whether the board is a legal move under way with its piece standing on a space
         that move passes (a hand carrying it space by space, resting on each): every changed
         square but that one is the move's, and that one lies on the track between where the
@@ -283,7 +294,7 @@ class WholeMove:
         board, or takes the shorter move that ends there: a placement stays, a hand moves on."""
         pre = self.pre
         landed = -1
-        for i in self.moved:
+        for i in moved:
             if OCCUPIED[sensed[i]] and not pre[i]:
                 if landed >= 0:
                     return False  # two pieces where none stood: not one piece under way
@@ -291,7 +302,7 @@ class WholeMove:
         at = self.places.loc[landed] if landed >= 0 else NONE
         if self.swap or at >= self.st.lay.n:
             return False
-        others = [i for i in self.moved if i != landed]
+        others = [i for i in moved if i != landed]
         size = self.size
         g = -1
         for r in self.outlines:  # by chunk, as _classify: this runs on every move accepted
@@ -322,8 +333,9 @@ class WholeMove:
 
     def _verdict(self, moved, same, sensed, touched, bands, now_count):
         self.bad = []
-        complete = self.complete
-        if complete >= 0 and not self.complete_more:
+        f = self.found
+        complete = f[F_COMPLETE] - 1
+        if complete >= 0 and not f[F_COMPLETE_MORE]:
             self._accept(complete)
             # another move could still grow out of this board only if it explains what the
             # complete one does: its squares that changed (every growing outline has those)
@@ -331,20 +343,20 @@ class WholeMove:
             # square put right that no complete move involves counts for none
             r, o = self._outline_at(complete)
             need = [i for i in same if _covers(r, o, (i,))]
-            if not self.growing:
+            if not f[F_GROWING]:
                 return DONE
             if not need or self._grows_with(need, sensed, touched, bands, moved, now_count):
                 return AMBIGUOUS
             return DONE
-        if complete < 0 and self.untouched >= 0 and not self.untouched_more:
-            self._accept(self.untouched)
+        if complete < 0 and f[F_UNTOUCHED] and not f[F_UNTOUCHED_MORE]:
+            self._accept(f[F_UNTOUCHED] - 1)
             return AMBIGUOUS
         if complete >= 0:
             return WAIT  # several outcomes look alike so far: more must change first
-        if not moved or self.growing:
+        if not moved or f[F_GROWING]:
             return WAIT
-        if self.rank_off >= 0:
-            self.bad = self._rank_squares(self.rank_off, bands)
+        if f[F_RANK]:
+            self.bad = self._rank_squares(f[F_RANK] - 1, bands)
             return WRONG_RANK
         self.bad = moved
         return ILLEGAL
@@ -388,6 +400,7 @@ def _covers(r, o, squares):
 
 
 class SplitMove:
+    rank_want = ()  # a Partner 4 is Agent DOG's: no ranks
     def __init__(self, st, k, places):
         self.st = st
         self.k = k
@@ -401,12 +414,11 @@ class SplitMove:
         self.burned = []  # sensors of pieces burned and still to be taken off
         self.move = None
         self.bad = []
-        self.rank_want = []  # a Partner 4 is Agent DOG's: no ranks
 
     def left(self):
         return self.total - self.used
 
-    def in_transit(self, sensed):
+    def in_transit(self, sensed, moved):
         return False  # each segment is judged where its piece is put down
 
     def lights(self):

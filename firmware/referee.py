@@ -352,7 +352,8 @@ class Referee:
         refused, where it stands), or a piece of another rank than the move puts there (a
         rank read while a piece settles, or the wrong piece). late: it has waited."""
         if res == judge_mod.RESTING or res == judge_mod.WRONG_RANK or (
-                res == judge_mod.ILLEGAL and self.judge.in_transit(self.sensed)):
+                res == judge_mod.ILLEGAL and self.judge.in_transit(self.sensed,
+                                                                   self.judge.bad)):
             if not late:
                 self.transit_left = self.transit_scans  # each board its own wait
                 return judge_mod.AMBIGUOUS if res == judge_mod.RESTING else judge_mod.WAIT
