@@ -4,7 +4,7 @@ import sys
 import tempfile
 
 from host_tools.bench import rules, avenue, avenue_board, hardware, deploy, lights, sensing
-from host_tools.bench.common import build_device_tree
+from host_tools.bench.common import build_device_tree, write_figures
 
 
 def main():
@@ -29,6 +29,8 @@ def main():
         lights.report(dst)
         print()
         avenue_board.report()
+        print()
+        print("The headline figures of this run: %s" % write_figures())
     finally:
         shutil.rmtree(dst, ignore_errors=True)
 

@@ -11,7 +11,7 @@ import os
 import subprocess
 
 from host_tools.bench.common import (ROOT, BIN, HERE, MS_PER_MINSTR_240, MS_PER_MINSTR_PESSIMISTIC,
-                                     run_mp, per_call)
+                                     run_mp, per_call, figure)
 
 PACKAGE = "shared_rules/avenue"
 VARIANTS = [("simple", 1, 1), ("advanced", 1, 1), ("advanced", 2, 1), ("advanced", 2, 2)]
@@ -72,6 +72,7 @@ def report(dst):
         print("%-36s %14s %9.2f %12.2f %12s %8s" % (
             name, format(cost, ","), cost / 1e6 * MS_PER_MINSTR_240,
             cost / 1e6 * MS_PER_MINSTR_PESSIMISTIC, info["alloc"], info["answer"]))
+    figure("avenue.request.worst", worst[0], "instructions")
     print("heaviest decision: %s, %.3f M instructions = %.2f ms on an ESP32 at 240 MHz"
           % (worst[1], worst[0] / 1e6, worst[0] / 1e6 * MS_PER_MINSTR_240))
     print()
@@ -85,6 +86,7 @@ def report(dst):
             n = smallest_heap(dst, args)
             rc, out = run_mp(dst, args)
             info = json.loads(out)
+            figure("avenue.heap.%s.%d-%d.seed%d" % (mode, green, blue, seed), n, "wK")
             print("   %-8s %d/%d seed %d: %3d decisions, completes in -X heapsize=%swK; "
                   "mem_peak %d bytes at the default heap"
                   % (mode, green, blue, seed, info["decisions"], n, info["peak"]))

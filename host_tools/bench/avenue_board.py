@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 
 from host_tools.bench.common import (ROOT, BIN, build_device_tree, run_mp, per_call, esp32_ms,
-                                     MS_PER_MINSTR_PESSIMISTIC)
+                                     MS_PER_MINSTR_PESSIMISTIC, figure)
 from host_tools.bench.avenue import smallest_heap
 
 PACKAGES = ("shared_rules/avenue", "firmware/avenue")
@@ -60,6 +60,9 @@ def report():
         rc, out = run_mp(dst, ["mp_avenue_board_latency.py", "1"])
         info = json.loads(out) if rc == 0 else {}
         cost = per_call(dst, lambda n: ["mp_avenue_board_latency.py", str(n)], many=REPEAT)
+        figure("avenue_board.turn_end_to_leds", round(info.get("lift_to_leds_ms", -1) +
+                                                      esp32_ms(cost), 1), "ms", 100)
+        figure("avenue_board.turn_end.processing", cost, "instructions")
         print("1. A turn's last action to the LEDs of the pawn moves (green Enforcer up, Mole "
               "down; blue takes the Mole, green lifts the Enforcer)")
         print("   board time, lift to the recruit decided:     %7.1f ms (three empty polls, "
@@ -84,6 +87,7 @@ def report():
             n = smallest_heap(dst, args, top=96, floor=32)
             rc, out = run_mp(dst, args)
             info = json.loads(out) if rc == 0 else {"decisions": -1}
+            figure("avenue_board.heap.%s.%d-%d.seed%d" % (mode, green, blue, seed), n, "wK")
             print("   %-8s %d/%d seed %d: %3d decisions, completes in -X heapsize=%swK"
                   % (mode, green, blue, seed, info["decisions"], n))
     finally:

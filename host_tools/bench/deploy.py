@@ -8,7 +8,7 @@ import tempfile
 import time
 
 from host_tools import deploy as dp
-from host_tools.bench.common import BIN
+from host_tools.bench.common import BIN, figure
 from host_tools.virtual.device import VirtualDevice
 
 EDIT = ("firmware/view.mpy", b"\0")  # a one-file change: any byte more makes it differ
@@ -99,6 +99,8 @@ def report():
               "change and version.json; no reset)" % (re_nocheck, n_re))
         print("   the same with the reset and boot check:           %5.1f s" % re_check)
         whole = t_build + re_check
+        figure("deploy.full", round(full, 1), "s")
+        figure("deploy.redeploy_ratio", round(whole / full_cp, 3), "ratio", 0.1)
         print("   => redeploy as the command does it (compile, compare, copy, commit, reset, "
               "boot check): %.1f s = %.3f of the full mpremote copy" % (whole, whole / full_cp))
         full, again = unchanged_ratio()

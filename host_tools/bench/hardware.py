@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 from host_tools.bench.common import (ROOT, BIN, cost, esp32_ms, run_mp, per_call,
-                                     build_device_tree)
+                                     build_device_tree, figure)
 
 ADC_US = 35  # one ADC conversion from MicroPython on an ESP32 (notes, v1.15 figure)
 FLASH_MODEL_HEAP_WK = 4096  # 8 MB on this 64-bit port, for the flash model of mp_flash_save.py
@@ -32,6 +32,9 @@ def report(dst):
     print("   + 96 ADC conversions x %d us = %.2f ms  ->  whole scan about %.1f ms, %.0f "
           "scans/s possible (target >= 50)" % (ADC_US, adc_ms, esp32_ms(own) + adc_ms,
                                                1000 / (esp32_ms(own) + adc_ms)))
+    figure("scan.agent-dog-4.instructions", own, "instructions", 150000)
+    figure("scan.agent-dog-4.ms", round(esp32_ms(own) + adc_ms, 2), "ms", 20)
+    figure("scan.agent-dog-4.alloc", alloc, "bytes", 0)
     print("   allocated during 20 scans: %d bytes" % alloc)
     print()
     print("5. Card read: MFRC522 driver, WUPA + two cascade levels + HLTA for a 7-byte UID")
@@ -41,6 +44,8 @@ def report(dst):
     with open(os.path.join(dst, "card_trace.json"), "w") as f:
         json.dump(info["trace"], f)
     card = per_call(dst, lambda n: ["mp_card.py", str(n)])
+    figure("card.read.instructions", card, "instructions")
+    figure("card.read.ms", round(esp32_ms(card) + info["board_us"] / 1000.0, 2), "ms")
     print("   driver work: %d instructions = %.2f ms at 240 MHz (%d SPI transactions, replayed)"
           % (card, esp32_ms(card), info["spi_calls"]))
     print("   SPI at 4 MHz + radio + chip timing (simulator, datasheet figures): %.2f ms with a "
@@ -71,6 +76,8 @@ def referee_report():
               "port; about half on an ESP32; the simulator's own %d bytes excluded):" % sim)
         for line in out.strip().splitlines():
             print("   " + line)
+            if line.startswith("total"):
+                figure("heap.after_boot.agent-dog-4", int(line.split()[-1]), "bytes")
         print()
         game_heap_report()
     finally:
@@ -97,6 +104,9 @@ def latency_report(dst):
         # the collector's timing is noise; docs/measuring.md)
         proc = per_call(dst, lambda n: ["mp_latency.py", str(n), scene])
         whole = lat["total_ms"] + esp32_ms(proc)
+        figure("latency.%s.processing" % scene, proc, "instructions", 2000000)
+        figure("latency.%s.whole" % scene, round(whole + save["journal"]["typ_ms"], 1), "ms",
+               100)
         print("   %-44s %6.0f ms %5.0f ms %14s %9.1f %5.0f ms %6.0f ms" % (
             what, lat["debounce_ms"], lat["quiet_ms"], format(proc, ","), esp32_ms(proc),
             whole, whole + save["journal"]["typ_ms"]))
@@ -210,6 +220,10 @@ LATENCY_SCENES = (
     ("royal-jump", "DOG Royal 6p, a citizen 0 -> 8 (draws), jumps to 24"),
     ("royal-stop", "DOG Royal 6p, a citizen stays on 8: confirm"),
 )
+# the heap a whole game may need, firmware alone (issue 30's targets): as loose .mpy files on
+# MicroPython's stock ESP32_GENERIC build, and from a ROMFS image where a build has one
+MPY_TARGET_WK = 72
+ROMFS_TARGET_WK = 64
 # the game partition's file in a heap run's folder (host_tools/bench/stubs/esp32.py)
 JOURNAL_FILE = "partition-game.bin"
 # the heap measured per board: (board variant, game, player counts, the card table of its deck)
@@ -337,12 +351,16 @@ def game_heap_report(games=HEAP_GAMES, seed=1):
             print("   %s on the %s board:" % (game, board))
             for players in counts:
                 args = [str(seed), str(players), game]
-                figures[(board, game, players, "mpy")] = _smallest_heap(
-                    mpy, ["mp_rom_game.py", "harness.romfs"] + args,
-                    "a) %d players, .mpy" % players, harness_wk, top=int(harness_wk) + 140)
-                figures[(board, game, players, "romfs")] = _smallest_heap(
-                    rom, ["mp_rom_game.py", "app.romfs"] + args,
-                    "b) %d players, ROMFS" % players, app_wk, top=int(app_wk) + 110)
+                figures[(board, game, players, "mpy")] = figure(
+                    "heap.%s.%s.%dp.mpy" % (board, game, players), _smallest_heap(
+                        mpy, ["mp_rom_game.py", "harness.romfs"] + args,
+                        "a) %d players, .mpy" % players, harness_wk, top=int(harness_wk) + 140),
+                    "wK", MPY_TARGET_WK)
+                figures[(board, game, players, "romfs")] = figure(
+                    "heap.%s.%s.%dp.romfs" % (board, game, players), _smallest_heap(
+                        rom, ["mp_rom_game.py", "app.romfs"] + args,
+                        "b) %d players, ROMFS" % players, app_wk, top=int(app_wk) + 110),
+                    "wK", ROMFS_TARGET_WK)
         return figures
     finally:
         shutil.rmtree(dst, ignore_errors=True)

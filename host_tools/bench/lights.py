@@ -8,7 +8,7 @@ import os
 import shutil
 
 from host_tools import paths
-from host_tools.bench.common import HERE, esp32_ms, per_call, run_mp
+from host_tools.bench.common import HERE, esp32_ms, per_call, run_mp, figure
 
 REDRAW_TARGET = 300000
 TAP_TARGET = 3000000
@@ -24,7 +24,7 @@ def report(dst):
     print("   %-24s %7s %12s %8s %10s %8s %12s %8s %14s %8s" % (
         "case", "movable", "tap->LEDs", "ESP32 ms", "redraw", "ESP32 ms", "lift+back",
         "ESP32 ms", "segment->LEDs", "ESP32 ms"))
-    worst_tap = worst_redraw = 0
+    worst_tap = worst_redraw = worst_lift = 0
     for name in sorted(k for k in cases if not k.startswith("_")):
         rc, out = run_mp(dst, ["mp_lights.py", name, "lift", "1"])
         if rc:
@@ -39,6 +39,7 @@ def report(dst):
             redraw = lift = 0
         worst_tap = max(worst_tap, tap)
         worst_redraw = max(worst_redraw, redraw)
+        worst_lift = max(worst_lift, lift)
         seg = ""
         seg_ms = ""
         if cases[name]["card"] == "partner":
@@ -49,6 +50,9 @@ def report(dst):
         print("   %-24s %7d %12s %8.1f %10s %8.2f %12s %8.1f %14s %8s" % (
             name, info["movable"], format(tap, ","), esp32_ms(tap), format(redraw, ","),
             esp32_ms(redraw), format(lift, ","), esp32_ms(lift), seg, seg_ms))
+    figure("lights.tap.worst", worst_tap, "instructions", TAP_TARGET)
+    figure("lights.redraw.worst", worst_redraw, "instructions", REDRAW_TARGET)
+    figure("lights.lift_and_back.worst", worst_lift, "instructions", TAP_TARGET)
     print("   worst tap->LEDs %.2f M instructions (%.2f of the 3 M target); worst redraw %.0f k "
           "(%.2f of the 0.3 M target)" % (worst_tap / 1e6, worst_tap / float(TAP_TARGET),
                                           worst_redraw / 1e3, worst_redraw / float(REDRAW_TARGET)))

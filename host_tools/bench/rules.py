@@ -14,7 +14,7 @@ import sys
 import time
 
 from host_tools.bench.common import (ROOT, HERE, MS_PER_MINSTR_240, MS_PER_MINSTR_PESSIMISTIC,
-                                     run_mp, per_call)
+                                     run_mp, per_call, figure)
 
 
 def min_heap(dst, args, lo=4, hi=256):
@@ -78,6 +78,7 @@ def report(dst):
             name, info["moves"], format(cost, ","), cost / 1e6 * MS_PER_MINSTR_240,
             cost / 1e6 * MS_PER_MINSTR_PESSIMISTIC, info["alloc"], format(first, ","),
             first / 1e6 * MS_PER_MINSTR_240))
+    figure("rules.legal.worst", worst, "instructions", 3000000)
     print("worst case, all moves listed: %.2f M instructions = %.1f x the 3 M target"
           % (worst / 1e6, worst / 3e6))
     print()
@@ -88,6 +89,7 @@ def report(dst):
         n = min_heap(dst, ["mp_game.py", str(seed), "4", "1"])
         rc, out = run_mp(dst, ["mp_game.py", str(seed), "4", "1"])
         info = json.loads(out)
+        figure("rules.heap.agent-dog.4p.seed%d" % seed, n, "wK", 32)
         print("   seed %d: %d turns, completes in -X heapsize=%swK (target 32wK); "
               "mem_peak %d bytes at the default heap"
               % (seed, info["turns"], n, info["peak"]))
@@ -96,6 +98,7 @@ def report(dst):
         n = min_heap(dst, ["mp_game.py", "1", "6", "1", game])
         rc, out = run_mp(dst, ["mp_game.py", "1", "6", "1", game])
         info = json.loads(out)
+        figure("rules.heap.%s.6p.seed1" % game, n, "wK")
         print("   %-9s seed 1: %d turns, completes in -X heapsize=%swK; mem_peak %d bytes"
               % (game, info["turns"], n, info["peak"]))
     print()

@@ -3,7 +3,7 @@ multiplexers, ranks read), as instructions of the MicroPython unix port (ESP32 e
 instructions ~ 10 ms at 240 MHz) plus the ADC and multiplexer time from the datasheets and the
 notes; and the rank classification margin: how far apart the ranks' readings lie in units of
 one reading's noise and of the pieces' spread (hardware/design/magnets.py)."""
-from host_tools.bench.common import cost, esp32_ms, run_mp
+from host_tools.bench.common import cost, esp32_ms, run_mp, figure
 from hardware.design import data, magnets
 
 ADC_US = 35  # one ADC1 conversion from MicroPython on an ESP32 (notes, v1.15 figure)
@@ -45,6 +45,10 @@ def report(dst):
     print("   ->  whole scan about %.1f ms (%.0f scans/s possible), worst case %.1f ms (%.0f "
           "scans/s); the firmware scans every %d ms" % (whole, 1000 / whole, worst,
                                                        1000 / worst, SCAN_MS))
+    figure("scan.dog-6.instructions", own, "instructions")
+    figure("scan.dog-6.ms", round(whole, 2), "ms", SCAN_MS)
+    figure("scan.dog-6.worst_ms", round(worst, 2), "ms", SCAN_MS)
+    figure("scan.dog-6.alloc", max(allocs), "bytes", 0)
     print("   allocated during 30 scans: %d bytes (empty board), %d bytes (ranks changing)"
           % tuple(allocs))
     print()
