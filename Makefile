@@ -24,7 +24,8 @@ help:
 	@echo "                (installs Debian's chromium for the browser tests if missing)"
 	@echo "make bench      benchmarks (prints figures; needs valgrind, installed on demand)"
 	@echo "make hardware   the board as a checked design: GPIO check, ERC, then KiCad netlists,"
-	@echo "                BOM, connector lists and power budget in build/hardware/VARIANT/"
+	@echo "                BOM, connector lists, power budget and the 1:1 placement and drilling"
+	@echo "                template (whole, and on A4 and Letter pages) in build/hardware/VARIANT/"
 
 setup: $(STAMP) $(STUBS)
 
@@ -69,6 +70,7 @@ kicad-libs:
 hardware: setup
 	$(PY) -m hardware.design gpio
 	$(PY) -m hardware.design build
+	$(PY) -m hardware.design template --all --paper a4 --paper letter
 
 test-py: setup browser kicad-libs
 	$(PY) -m pytest -n auto --dist loadfile $(PYTEST_ARGS)
