@@ -30,7 +30,15 @@ def command(board, cmd):
     if step == "empty":
         bad = measure.measure_baseline(sc, board.calib)
     elif step == "pieces":
-        ups, downs = measure.measure_pieces(sc, board.calib)
+        rank_at, refusal = pieces_ranks(board, cmd.get("ranks"))
+        if refusal is not None:
+            return refusal
+        try:
+            ups, downs = measure.measure_pieces(sc, board.calib, rank_at=rank_at)
+        except measure.MissingPieces as e:
+            return {"ok": False, "error": "refused", "reason": "no piece read on %s: put the "
+                    "pieces there, then measure again" % ", ".join(
+                        [board.locations[i] for i in e.sensors])}
     elif step == "ranks":
         if not ranked_board(board):
             return {"ok": False, "error": "refused", "reason": "this board's pieces carry no "
@@ -55,6 +63,31 @@ def command(board, cmd):
             "weak": [board.locations[i] for i in board.calib.weak()]}
 
 
+def pieces_ranks(board, ranks):
+    """(rank_at or None, None) for the pieces step's `ranks` ({location: rank name}: where a
+    person put a piece of which rank), or (None, the answer refusing it)."""
+    if ranks is None:
+        return None, None
+    if not ranked_board(board):
+        return None, {"ok": False, "error": "refused", "reason": "this board's pieces carry "
+                      "no ranks (its variant.json has no ranked_pieces)"}
+    if type(ranks) is not dict or not ranks:
+        return None, _bad("ranks names the rank on each location measured: {location: rank}")
+    out = bytearray(bytes([NO_BAND]) * len(board.locations))
+    for loc in ranks:
+        if type(loc) is not str or loc not in board.index:
+            return None, _bad("%r is not a location of this board" % (loc,))
+        if ranks[loc] not in RANK_NAMES:
+            return None, _bad("the rank on %s is %r: ranks are %s" % (
+                loc, ranks[loc], ", ".join(RANK_NAMES)))
+        out[board.index[loc]] = RANK_NAMES.index(ranks[loc])
+    return out, None
+
+
+def _bad(reason):
+    return {"ok": False, "error": "bad_request", "reason": reason}
+
+
 def sensor_parts(board):
     """Every sensor's reading now, its class, and its calibration, as pieces of one JSON
     object (about 5 KB: never held whole)."""
@@ -65,6 +98,9 @@ def sensor_parts(board):
     for key, arr in (("raw", sc.raw), ("base", c.base), ("up", c.up), ("down", c.down),
                      ("up_on", c.up_on), ("up_off", c.up_off), ("dn_on", c.dn_on),
                      ("dn_off", c.dn_off)):
+        if c.ranked and key in ("up", "down"):
+            # what a king reads there: the readings are kept with the rank measured
+            arr = [c.king_reading(i, key == "up") for i in range(c.n)]
         yield ', "%s": %s' % (key, json.dumps(list(arr)))
     if c.ranked:
         band = getattr(sc, "band", None)

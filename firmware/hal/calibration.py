@@ -3,10 +3,12 @@
 # JSON, written atomically (temporary file, then rename) so a power cut keeps the old file.
 #
 # Boards whose pieces carry ranks (magnets of four sizes, hardware/README.md, Ranks) add each
-# rank's level: its swing as a fraction of the king's, measured once on the start-area spots.
-# Each sensor's bands follow from its own king swing (measured, or the board's mean): a rank's
-# band edge lies at the geometric mean of two neighbouring levels, and a reading leaves a band
-# only past its edge by 1/RANK_HYST of the edge's swing. A file without ranks: an unranked board.
+# rank's level: its swing as a fraction of the king's, measured on the start-area spots. Each
+# sensor's bands follow from its own king swing: what a piece of a known rank read there,
+# divided by that rank's level (a sensor 0.5 mm low, or less sensitive, reads every rank
+# weaker alike), else the board's mean. A rank's band edge lies at the geometric mean of two
+# neighbouring levels, and a reading leaves a band only past its edge by 1/RANK_HYST of the
+# edge's swing. A file without ranks: an unranked board.
 from array import array
 import json
 import os
@@ -32,8 +34,9 @@ RANKS = 4
 RANK_HYST = 10  # a rank is left only past its band's edge by 1/10 of the edge's swing
 # (integer arithmetic: the scanner computes these while it scans, and a float is an object)
 # a start-area spot holds a piece for the ranks step when it reads this far from its baseline
-# (the smallest rank, a jester, swings about 78 mV: hardware/design/magnets.json)
-RANK_PRESENT = volts_to_u16(0.03)
+# (the smallest rank, a jester, swings about 52 mV, at the least about 30 mV: hardware/README.md,
+# Ranks; one reading's noise is about 4 mV rms, and the step averages 16 scans)
+RANK_PRESENT = volts_to_u16(0.02)
 MIN_LEVEL_RATIO = 1.3  # neighbouring ranks closer than this cannot be told apart reliably
 
 
@@ -52,6 +55,10 @@ class Calibration:
             self.base[i] = MID
         self.up = readings(n)    # 0: not measured
         self.down = readings(n)
+        # on a ranked board, the rank of the piece each reading was measured with (0: a king's,
+        # or the king's level it implies, as files before these fields hold)
+        self.up_rank = bytearray(n)
+        self.down_rank = bytearray(n)
         self.fault_lo = FAULT_LO
         self.fault_hi = FAULT_HI
         self.up_on = readings(n)
@@ -78,11 +85,28 @@ class Calibration:
         self.update()
 
     def king_swing(self, i):
-        """(up, down) swing a king gives on sensor i: measured, or the board's mean."""
+        """(up, down) swing a king gives on sensor i: measured (one way up measured gives the
+        other through the board's mean ratio of the two), or the board's mean."""
         b = self.base[i]
-        up = self.up[i] - b if self.up[i] else self.king_up
-        dn = b - self.down[i] if self.down[i] else self.king_down
+        up = self._king(self.up[i] - b, self.up_rank[i]) if self.up[i] else 0
+        dn = self._king(b - self.down[i], self.down_rank[i]) if self.down[i] else 0
+        if not up:
+            up = dn * self.king_up // max(1, self.king_down) if dn else self.king_up
+        if not dn:
+            dn = up * self.king_down // max(1, self.king_up) if up else self.king_down
         return max(up, 1), max(dn, 1)
+
+    def _king(self, swing, rank):
+        return int(swing / self.levels[rank]) if rank else swing
+
+    def king_reading(self, i, upright):
+        """What a king reads on sensor i as measured (0: not measured that way up)."""
+        if not (self.up[i] if upright else self.down[i]):
+            return 0
+        up, dn = self.king_swing(i)
+        b = self.base[i]
+        return min(65535, b + up) if upright else max(1, b - dn)
+
     def swing(self, i):
         """(up swing, down swing) of sensor i: measured, or nominal where not measured (on a
         ranked board: the weakest rank's, so every rank is a piece)."""
@@ -156,9 +180,13 @@ class Calibration:
         self.update()
         return bad
 
-    def set_piece(self, i, up_reading, down_reading):
+    def set_piece(self, i, up_reading, down_reading, up_rank=0, down_rank=0):
+        """Sensor i's readings with a piece upright and upside down (0: not measured), each
+        of a piece of that rank (ranked boards; 0 the king)."""
         self.up[i] = up_reading
         self.down[i] = down_reading
+        self.up_rank[i] = up_rank
+        self.down_rank[i] = down_rank
         self.update()
 
     def weak(self, fraction=0.4):
@@ -183,6 +211,9 @@ class Calibration:
         if self.ranked:
             out["ranks"] = {"levels": self.levels, "king_up": self.king_up,
                             "king_down": self.king_down}
+        if any(self.up_rank) or any(self.down_rank):
+            out["up_rank"] = list(self.up_rank)
+            out["down_rank"] = list(self.down_rank)
         return out
 
     def save(self, path):
@@ -214,6 +245,15 @@ def from_json(obj, n):
         if type(v) is not int or not 0 <= v <= 65535:
             raise ValueError("calibration field '%s' is not a reading" % key)
         setattr(c, key, v)
+    for key in ("up_rank", "down_rank"):
+        vals = obj.get(key)
+        if vals is None:
+            continue  # every reading a king's (or files from before these fields)
+        if type(vals) is not list or len(vals) != n or any(
+                type(v) is not int or not 0 <= v < RANKS for v in vals):
+            raise ValueError("calibration field '%s' must list %d ranks (0-%d)" % (
+                key, n, RANKS - 1))
+        getattr(c, key)[:] = bytes(vals)
     ranks = obj.get("ranks")
     if ranks is not None:
         levels, king_up, king_down = _ranks(ranks)

@@ -25,36 +25,67 @@ def measure_baseline(scanner, calib, scans=16):
     return bad
 
 
-def measure_pieces(scanner, calib, scans=8, margin=0.3):
+class MissingPieces(ValueError):
+    """The sensors where a person said a piece stands and none reads (their indices)."""
+
+    def __init__(self, sensors):
+        # super(): MicroPython's built-in exceptions have no __init__ to call by name
+        super().__init__("no piece read on %d sensors" % len(sensors))
+        self.sensors = sensors
+
+
+def measure_pieces(scanner, calib, scans=8, margin=0.3, rank_at=None):
     """Averages `scans` scans and records, for every sensor that a piece now clearly moves off
     its baseline (past `margin` of the nominal swing), the reading as its upright or
     upside-down level. On a ranked board any rank will do: the reading is sorted into its rank
-    by the bands, and the king's swing on that sensor follows from the rank's level.
-    Returns (upright sensors measured, upside-down sensors measured)."""
+    by the bands and kept with it, and the king's swing on that sensor follows from the rank's
+    level. rank_at: per sensor the rank a person put there (NO rank: 255): only those sensors
+    are measured, each with that rank whatever the bands say (a sensor far from the board's
+    mean gain would be sorted into the wrong rank); MissingPieces (nothing changed) if one of
+    them reads no piece. Returns (upright sensors measured, upside-down sensors measured)."""
     sums = _sums(scanner, calib.n, scans)
-    ups = 0
-    downs = 0
+    found = []
+    missing = []
     for i in range(calib.n):
         r = sums[i] // scans
-        if not calib.fault_lo <= r <= calib.fault_hi:
-            continue  # a fault is not a magnet
-        b = calib.base[i]
-        up_sw, dn_sw = calib.swing(i)
-        edge_up = int((up_sw if calib.ranked else NOMINAL_SWING) * margin)
-        edge_dn = int((dn_sw if calib.ranked else NOMINAL_SWING) * margin)
-        if r > b + edge_up:
-            if calib.ranked:
-                r = b + int((r - b) / calib.levels[rank_of(calib, i, r, True)])
-            calib.up[i] = min(65535, r)
+        p = _piece(calib, i, r, margin, rank_at)
+        if p is not None:
+            found.append((i, r, p))
+        elif rank_at is not None and rank_at[i] < RANKS:
+            missing.append(i)
+    if missing:
+        raise MissingPieces(missing)
+    ups = 0
+    for i, r, p in found:
+        if p[0]:
+            calib.up[i] = r
+            calib.up_rank[i] = p[1]
             ups += 1
-        elif r < b - edge_dn:
-            if calib.ranked:
-                r = b - int((b - r) / calib.levels[rank_of(calib, i, r, False)])
-            calib.down[i] = max(0, r)
-            downs += 1
+        else:
+            calib.down[i] = r
+            calib.down_rank[i] = p[1]
     calib.update()
     scanner.use(calib)
-    return ups, downs
+    return ups, len(found) - ups
+
+
+def _piece(calib, i, r, margin, rank_at):
+    """(upright, rank) of the piece reading r on sensor i, or None: none there (or a fault)."""
+    if not calib.fault_lo <= r <= calib.fault_hi:
+        return None  # a fault is not a magnet
+    d = r - calib.base[i]
+    if rank_at is not None:
+        if rank_at[i] >= RANKS or -RANK_PRESENT < d < RANK_PRESENT:
+            return None
+        return d > 0, rank_at[i]
+    if calib.ranked:
+        up_sw, dn_sw = calib.swing(i)
+        edge = int((up_sw if d > 0 else dn_sw) * margin)
+    else:
+        edge = int(NOMINAL_SWING * margin)
+    if -edge <= d <= edge:
+        return None
+    return d > 0, rank_of(calib, i, r, d > 0) if calib.ranked else 0
 
 
 def rank_of(calib, i, r, upright):
@@ -69,8 +100,8 @@ def rank_of(calib, i, r, upright):
 def measure_ranks(scanner, calib, rank_at, scans=16):
     """The ranks step: every piece stands on a sensor whose rank_at[i] says which rank it is
     (the start-area spots, king on s1 ... jester on s4; NO rank: 255). Averages `scans` scans;
-    each rank's level is its mean swing over the king's, and each measured sensor gets the
-    king's swing its reading implies. Returns the number of pieces read per rank; raises
+    each rank's level is its swing over the king's (see _levels), and each measured sensor
+    keeps its reading with its rank. Returns the number of pieces read per rank; raises
     ValueError (changing nothing) when a rank is missing or the ranks are not told apart."""
     sums = _sums(scanner, calib.n, scans)
     tot_up = [0] * RANKS
@@ -98,24 +129,41 @@ def measure_ranks(scanner, calib, rank_at, scans=16):
         raise ValueError("no piece read for rank %d: put each colour's pieces on its start "
                          "area, king on s1, knight s2, citizen s3, jester s4" % (
                              count.index(0) + 1))
-    # each rank's mean swing, from whichever way up it was measured (both: the mean of both)
-    swing = [0.0] * RANKS
-    for k in range(RANKS):
-        swing[k] = (tot_up[k] + tot_dn[k]) / count[k]
-    levels = [swing[k] / swing[0] for k in range(RANKS)]
+    levels = _levels(calib, seen, tot_up, tot_dn, count)
     for k in range(RANKS - 1):
         if levels[k] < levels[k + 1] * MIN_LEVEL_RATIO:
             raise ValueError("ranks %d and %d are not told apart (%.2f and %.2f of a king's "
                              "swing): are the pieces on their spots in rank order?" % (
                                  k + 1, k + 2, levels[k], levels[k + 1]))
-    king_up = int(tot_up[0] / n_up[0]) if n_up[0] else int(swing[0])
-    king_dn = int(tot_dn[0] / n_dn[0]) if n_dn[0] else int(swing[0])
+    kings = (tot_up[0] + tot_dn[0]) // count[0]
+    king_up = tot_up[0] // n_up[0] if n_up[0] else kings
+    king_dn = tot_dn[0] // n_dn[0] if n_dn[0] else kings
     calib.set_ranks(levels, king_up, king_dn)
     for i, k, d in seen:
         if d > 0:
-            calib.up[i] = min(65535, calib.base[i] + int(d / levels[k]))
+            calib.up[i] = calib.base[i] + d
+            calib.up_rank[i] = k
         else:
-            calib.down[i] = max(0, calib.base[i] + int(d / levels[k]))
+            calib.down[i] = calib.base[i] + d
+            calib.down_rank[i] = k
     calib.update()
     scanner.use(calib)
     return count
+
+
+def _levels(calib, seen, tot_up, tot_dn, count):
+    """Each rank's swing as a fraction of the king's. Where the sensor under a piece holds a
+    king's reading of its own (measured before with a king: rank 0), the piece's reading over
+    it: the same sensor's gain and height on both sides. Else (no rank measured so) the rank's
+    mean swing over the kings': those stand on other sensors, whose gains differ."""
+    own = [0.0] * RANKS
+    n_own = [0] * RANKS
+    for i, k, d in seen:
+        up = d > 0
+        ref = calib.up[i] - calib.base[i] if up else calib.base[i] - calib.down[i]
+        measured = calib.up[i] if up else calib.down[i]
+        if k and measured and ref > 0 and not (calib.up_rank[i] if up else calib.down_rank[i]):
+            own[k] += (d if up else -d) / ref
+            n_own[k] += 1
+    swing = [(tot_up[k] + tot_dn[k]) / count[k] for k in range(RANKS)]
+    return [own[k] / n_own[k] if n_own[k] else swing[k] / swing[0] for k in range(RANKS)]

@@ -213,7 +213,19 @@ def cmd_sheet(args):
 
 def cmd_ranks(args):
     from hardware.design import magnets
-    sys.stdout.write(magnets.report())
+    if not args.readme:
+        sys.stdout.write(magnets.report())
+        return 0
+    with open(README, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        text = magnets.update_readme(text)
+    except ValueError as e:
+        print(e, file=sys.stderr)
+        return 1
+    with open(README, "w", encoding="utf-8") as f:
+        f.write(text)
+    print("hardware/README.md: magnet and rank tables updated")
     return 0
 
 
@@ -258,8 +270,11 @@ def main(argv=None):
     h.add_argument("--doc", action="store_true",
                    help="write it into hardware/BUILD.md between its markers")
     h.set_defaults(func=cmd_sheet)
-    sub.add_parser("ranks", help="the rank magnets' fields, bands and margins in noise"
-                   ).set_defaults(func=cmd_ranks)
+    r = sub.add_parser("ranks", help="every board's magnets over its sensors, the rank "
+                       "magnets' fields, bands and margins over the tolerance box")
+    r.add_argument("--readme", action="store_true",
+                   help="write the tables into hardware/README.md between their markers")
+    r.set_defaults(func=cmd_ranks)
     args = ap.parse_args(argv)
     return args.func(args)
 

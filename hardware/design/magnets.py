@@ -1,74 +1,179 @@
-"""Ranks told apart by magnet size: the field each rank's magnet puts on a sensor, how far apart
-the ranks' readings lie, and how that gap compares with the noise of one reading and with the
-spread of real pieces (python -m hardware.design ranks). Figures come from magnets.json."""
+"""The pieces' magnets over the sensors (python -m hardware.design ranks): the field each magnet
+puts on a Hall element on and off its axis (host_tools/sim/magnetics.py, the model the simulator
+uses too), the readings at the edges of the tolerance box (piece, sensor height, placement),
+whether they stay inside what the sensor, the ESP32's ADC and the firmware's fault window take,
+and how far the ranks' readings stay from their band edges. Figures come from magnets.json."""
 import math
 import os
 
 from hardware.design import data
+from host_tools.sim.magnetics import bz_mt, stack_mm
+from firmware.hal import calibration
 
 MAGNETS_FILE = os.path.join(data.DESIGN_DIR, "magnets.json")
-UNIFORM_SIGMA = 1 / math.sqrt(3)  # a uniform spread of +-w has sigma w / sqrt(3)
-STEP_MM = 0.001  # for numeric derivatives of the field
+WAYS = ("upright", "upside_down")
+ADC_FULL_SCALE_V = 3.1  # as firmware/hal/calibration.py reads it
+NEIGHBOURS = 2  # a location between two others: the crosstalk of both (see crosstalk_mt)
 
 
 def table():
     return data.load_json(MAGNETS_FILE)
 
 
-def field_mt(spec, magnet, z_mm, br_mt=None):
-    """On-axis field (mT) of a magnet name of magnets.json at z_mm from its face."""
+def u16_volts(u16):
+    return u16 * ADC_FULL_SCALE_V / 65535
+
+
+# -- geometry ---------------------------------------------------------------------------------
+def board(spec, name):
+    """A board's magnet entry with its stacks: the common ones, its own where it has them."""
+    b = dict(spec["boards"][name])
+    stacks = dict(spec["stacks"])
+    stacks.update(b.get("stacks", {}))
+    b["stacks"] = stacks
+    return b
+
+
+def kinds(spec, name):
+    """The kinds of location a board has."""
+    return list(board(spec, name)["locations"])
+
+
+def distance_mm(spec, name, kind):
+    """From the magnet's face to the Hall element, at the design's heights."""
+    return stack_mm(spec, name, kind)
+
+
+def lateral_mm(spec, name):
+    """How far off its sensor's axis a piece's magnet may stand on that board: the centring
+    overlay's pocket and registration, or a person's eye where there is none."""
+    p = spec["placement"]
+    if board(spec, name)["centring"]:
+        return p["pocket_mm"] + p["sensor_mm"]
+    return p["free_mm"]
+
+
+def field_mt(spec, magnet, z_mm, rho_mm=0.0, br_mt=None, d_extra_mm=0.0):
+    """Axial field (mT) of a magnet of magnets.json at z_mm below its face, rho_mm off its
+    axis."""
     m = spec["magnets"][magnet]
-    return rod_field_mt(m["d_mm"], m["l_mm"], z_mm, br_mt or spec["material"]["br_mt"])
+    return bz_mt(br_mt or spec["material"]["br_mt"], (m["d_mm"] + d_extra_mm) / 2, m["l_mm"],
+                 z_mm, rho_mm)
 
 
 def rod_field_mt(d_mm, l_mm, z_mm, br_mt):
-    r = d_mm / 2
-    far = z_mm + l_mm
-    return br_mt / 2 * (far / math.hypot(r, far) - z_mm / math.hypot(r, z_mm))
+    """On-axis field of a cylinder magnet (the closed form's special case)."""
+    return bz_mt(br_mt, d_mm / 2, l_mm, z_mm, 0.0)
 
 
-def sensor_distance_mm(spec):
-    g = spec["geometry"]
-    return g["gap_mm"] + g["hall_depth_mm"]
+def piece_magnets(spec, name):
+    """[(label, magnet)] of a board's pieces: its ranks', or its one magnet."""
+    pieces = board(spec, name)["pieces"]
+    if pieces == "ranks":
+        return [(r, spec["rank_magnets"][r]) for r in spec["ranks"]]
+    return [("piece", pieces)]
 
 
-def lateral_drop(z_mm, l_mm, offset_mm):
-    """Fraction of the on-axis field lost when the piece stands offset_mm off the sensor's
-    axis, the magnet taken as a dipole at its centre (Bz ~ (2 z^2 - r^2) / (z^2 + r^2)^(5/2))."""
-    zc = z_mm + l_mm / 2
-    on = 2 * zc ** 2 / zc ** 5
-    off = (2 * zc ** 2 - offset_mm ** 2) / (zc ** 2 + offset_mm ** 2) ** 2.5
-    return 1 - off / on
+def field_box(spec, name, magnet, kind, lateral=None, height=None):
+    """(weakest, nominal, strongest) field (mT) of a magnet on a kind of location: Br,
+    diameter and seat depth at their tolerances' ends, the sensor `height` mm low or high (the
+    data's tolerance by default), the piece `lateral` mm off the axis at its weakest (the
+    board's limit by default)."""
+    h = spec["sensor"]["height_tolerance_mm"] if height is None else height
+    low = piece_box(spec, name, magnet, kind, h, lateral)[0]
+    high = piece_box(spec, name, magnet, kind, -h, lateral)[1]
+    return low, field_mt(spec, magnet, distance_mm(spec, name, kind)), high
 
 
-def spread_sigma(spec, magnet, per_sensor_gain=True):
-    """Relative sigma of a piece's reading around its rank's level: magnet material, diameter,
-    seat depth and placement; without a measured per-sensor gain, the sensor's sensitivity too."""
-    m = spec["magnets"][magnet]
-    z = sensor_distance_mm(spec)
-    s = spec["spread"]
-    b = field_mt(spec, magnet, z)
-    parts = [spec["material"]["br_tolerance"] * UNIFORM_SIGMA]
-    dd = rod_field_mt(m["d_mm"] + STEP_MM, m["l_mm"], z, spec["material"]["br_mt"]) - b
-    parts.append(abs(dd / STEP_MM / b) * s["diameter_mm"] * UNIFORM_SIGMA)
-    dz = field_mt(spec, magnet, z + STEP_MM) - b
-    parts.append(abs(dz / STEP_MM / b) * s["seat_mm"] * UNIFORM_SIGMA)
-    # a one-sided uniform loss from 0 to its most: sigma = most / sqrt(12)
-    parts.append(lateral_drop(z, m["l_mm"], s["lateral_mm"]) / math.sqrt(12))
-    if not per_sensor_gain:
-        parts.append(spec["sensor"]["sensitivity_tolerance"] * UNIFORM_SIGMA)
-    return math.sqrt(sum(p * p for p in parts))
+def piece_box(spec, name, magnet, kind, low_mm, lateral=None):
+    """(weakest, strongest) field (mT) of a magnet on a sensor low_mm below its design height
+    (negative: above): the pieces' tolerances at their ends, the weakest `lateral` mm off the
+    axis (the board's limit by default), the strongest on it."""
+    z = distance_mm(spec, name, kind) + low_mm
+    br = spec["material"]["br_mt"]
+    tol = spec["material"]["br_tolerance"]
+    sp = spec["spread"]
+    rho = lateral_mm(spec, name) if lateral is None else lateral
+    return (field_mt(spec, magnet, z + sp["seat_mm"], rho, br * (1 - tol), -sp["diameter_mm"]),
+            field_mt(spec, magnet, z - sp["seat_mm"], 0.0, br * (1 + tol), sp["diameter_mm"]))
 
 
-def noise_mv(spec):
-    """Sigma of one reading's electrical noise: the sensor's and the ESP32 ADC's."""
-    return math.hypot(spec["sensor"]["noise_mv_rms"], spec["adc"]["noise_mv_rms"])
+# -- what a sensor reads ----------------------------------------------------------------------
+def reading_box(spec, low_mt, high_mt, way):
+    """(lowest, highest) reading (V) of a piece standing `way` whose field lies between low_mt
+    and high_mt: the sensor's sensitivity and quiescent error at their ends."""
+    s = spec["sensor"]
+    mid = s["vcc"] / 2
+    q = s["quiescent_error_mv"] / 1000.0
+    sens = s["sensitivity_mv_per_mt"] / 1000.0
+    t = s["sensitivity_tolerance"]
+    weak = sens * (1 - t) * low_mt
+    strong = sens * (1 + t) * high_mt
+    if way == "upright":
+        return mid - q + weak, mid + q + strong
+    return mid - q - strong, mid + q - weak
 
 
-def ranks(spec=None):
-    """Per rank: magnet, field (mT), swing (mV), and its level relative to the king's."""
+def limits(spec):
+    """The windows a reading must stay in (V), and the field the sensor reads linearly."""
+    s = spec["sensor"]
+    return {"fault": (u16_volts(calibration.FAULT_LO), u16_volts(calibration.FAULT_HI)),
+            "adc": (s["down_limit_v"], s["upright_limit_v"]),
+            "sensor_mt": s["linear_range_mt"],
+            "detect_v": u16_volts(calibration.NOMINAL_SWING) * calibration.ON}
+
+
+def board_rows(spec, name):
+    """Per location kind, piece and way up: the field box and the readings' box, and what
+    each breaks (an empty list: nothing)."""
+    lim = limits(spec)
+    ranked = board(spec, name)["pieces"] == "ranks"
+    mid = spec["sensor"]["vcc"] / 2
+    out = []
+    for kind in kinds(spec, name):
+        holds = board(spec, name)["stacks"][kind].get("holds", WAYS)
+        for label, magnet in piece_magnets(spec, name):
+            low, nominal, high = field_box(spec, name, magnet, kind)
+            for way in WAYS:
+                lo, hi = reading_box(spec, low, high, way)
+                row = {"kind": kind, "piece": label, "magnet": magnet, "way": way,
+                       "low_mt": low, "nominal_mt": nominal, "high_mt": high, "lo_v": lo,
+                       "hi_v": hi, "problems": []}
+                _judge(row, lim, way in holds, ranked, mid)
+                out.append(row)
+    return out
+
+
+def _judge(row, lim, in_play, ranked, mid):
+    p = row["problems"]
+    if row["lo_v"] < lim["fault"][0] or row["hi_v"] > lim["fault"][1]:
+        p.append("outside the firmware's fault window %.1f-%.1f V" % lim["fault"])
+    if row["high_mt"] > lim["sensor_mt"]:
+        p.append("past the sensor's linear range (%d mT)" % lim["sensor_mt"])
+    if in_play and (row["lo_v"] < lim["adc"][0] or row["hi_v"] > lim["adc"][1]):
+        p.append("outside the ADC's linear range %.2f-%.2f V" % lim["adc"])
+    if not ranked:
+        # an uncalibrated board counts from VCC/2: the weakest piece must pass its threshold
+        weakest = row["lo_v"] - mid if row["way"] == "upright" else mid - row["hi_v"]
+        if weakest < lim["detect_v"]:
+            p.append("weaker than the uncalibrated threshold (%.0f mV)" % (
+                1000 * lim["detect_v"]))
+
+
+def problems(spec, name):
+    return ["%s %s %s: %s" % (r["kind"], r["piece"], r["way"], "; ".join(r["problems"]))
+            for r in board_rows(spec, name) if r["problems"]]
+
+
+# -- ranks ------------------------------------------------------------------------------------
+RANKED_BOARD = "dog-6"  # dog-4 and dog-6 share their pieces and stacks
+
+
+def ranks(spec=None, name=RANKED_BOARD):
+    """Per rank: magnet, field (mT) on the axis of a space's sensor, swing (mV), and its level
+    relative to the king's."""
     spec = spec or table()
-    z = sensor_distance_mm(spec)
+    z = distance_mm(spec, name, "space")
     sens = spec["sensor"]["sensitivity_mv_per_mt"]
     out = []
     for rank in spec["ranks"]:
@@ -80,54 +185,211 @@ def ranks(spec=None):
     return out
 
 
-def margins(spec=None):
-    """Per neighbouring pair of ranks: the gap between their readings, the band edge between
-    them (at the geometric mean, as the firmware's calibration puts it), and how many sigmas
-    of reading noise and of piece spread separate each from that edge (the smaller side)."""
+def crosstalk_mt(spec, name=RANKED_BOARD):
+    """The most a sensor's reading loses to its neighbours: a king upright on each side at the
+    board's pitch (its field there points back, against the piece's own)."""
+    king = spec["rank_magnets"][spec["ranks"][0]]
+    z = distance_mm(spec, name, "space")
+    return NEIGHBOURS * min(0.0, field_mt(spec, king, z, board(spec, name)["pitch_mm"]))
+
+
+def rank_reads(spec, name=RANKED_BOARD, own_gain=True, lateral=None, height=None,
+               crosstalk=None):
+    """Per rank, the (lowest, highest) reading as a fraction of the king's swing the sensor's
+    calibration expects, over the tolerance box: the piece and the sensor height at their
+    ends, the piece up to `lateral` mm off the axis, the neighbours' crosstalk. own_gain: the
+    sensor's gain measured by a king standing on it (anywhere in the box, the sensor's own
+    height), else the board's mean king and the sensor's sensitivity tolerance. lateral,
+    height, crosstalk (mT): the box's edges other than the design's."""
     spec = spec or table()
-    rs = ranks(spec)
+    levels = [r["level"] for r in ranks(spec, name)]
+    king = spec["rank_magnets"][spec["ranks"][0]]
+    xt = crosstalk_mt(spec, name) if crosstalk is None else crosstalk
+    t = spec["sensor"]["sensitivity_tolerance"]
+    k_nom = ranks(spec, name)[0]["field_mt"]
+    out = []
+    for k, rank in enumerate(spec["ranks"]):
+        magnet = spec["rank_magnets"][rank]
+        lo = hi = None
+        for h in _heights(spec, height):
+            b_lo, b_hi = piece_box(spec, name, magnet, "space", h, lateral)
+            if own_gain:
+                k_lo, k_hi = piece_box(spec, name, king, "space", h, lateral)
+                pair = ((b_lo + xt) / k_hi, b_hi / k_lo)
+            else:
+                pair = ((b_lo + xt) * (1 - t) / k_nom, b_hi * (1 + t) / k_nom)
+            lo = pair[0] if lo is None else min(lo, pair[0])
+            hi = pair[1] if hi is None else max(hi, pair[1])
+        out.append({"rank": rank, "level": levels[k], "lo": lo, "hi": hi})
+    return out
+
+
+def _heights(spec, height):
+    h = spec["sensor"]["height_tolerance_mm"] if height is None else height
+    return (-h, h) if h else (0.0,)
+
+
+def rank_margins(spec=None, name=RANKED_BOARD, **box):
+    """Per neighbouring pair of ranks (and the smallest rank and an empty location): the edge
+    between them (the geometric mean of their levels, as the firmware's calibration puts
+    it; half the smallest level for empty) and how far, on a log scale, the higher rank's
+    lowest and the lower rank's highest reading stay from it (the smaller; below 0: a misread
+    rank). box: rank_reads' own_gain, lateral, height, crosstalk."""
+    reads = rank_reads(spec, name, **box)
+    out = []
+    for hi, lo in zip(reads, reads[1:]):
+        edge = math.sqrt(hi["level"] * lo["level"])
+        out.append({"pair": "%s/%s" % (hi["rank"], lo["rank"]), "edge": edge,
+                    "margin": min(math.log(hi["lo"] / edge), math.log(edge / lo["hi"]))})
+    last = reads[-1]
+    edge = last["level"] / 2
+    out.append({"pair": "%s/empty" % last["rank"], "edge": edge,
+                "margin": math.log(last["lo"] / edge)})
+    return out
+
+
+def noise_mv(spec):
+    """Sigma of one reading's electrical noise: the sensor's and the ESP32 ADC's."""
+    return math.hypot(spec["sensor"]["noise_mv_rms"], spec["adc"]["noise_mv_rms"])
+
+
+def noise_margins(spec=None, name=RANKED_BOARD):
+    """Per neighbouring pair: the gap between their nominal readings and the edge's distance
+    from the nearer one, in sigmas of one reading's noise."""
+    spec = spec or table()
+    rs = ranks(spec, name)
     noise = noise_mv(spec)
     out = []
     for hi, lo in zip(rs, rs[1:]):
         edge = math.sqrt(hi["swing_mv"] * lo["swing_mv"])
-        half_log = math.log(hi["swing_mv"] / lo["swing_mv"]) / 2
-        row = {"pair": "%s/%s" % (hi["rank"], lo["rank"]),
-               "gap_mv": hi["swing_mv"] - lo["swing_mv"], "edge_mv": edge,
-               "gap_noise_sigma": (hi["swing_mv"] - lo["swing_mv"]) / noise,
-               "edge_noise_sigma": min(hi["swing_mv"] - edge, edge - lo["swing_mv"]) / noise}
-        for key, gain in (("spread_sigma", True), ("spread_sigma_nominal_gain", False)):
-            worst = max(spread_sigma(spec, hi["magnet"], gain),
-                        spread_sigma(spec, lo["magnet"], gain))
-            row[key] = half_log / worst
-        out.append(row)
-    jester = rs[-1]
-    out.append({"pair": "%s/empty" % jester["rank"], "gap_mv": jester["swing_mv"],
-                "edge_mv": jester["swing_mv"] / 2,
-                "gap_noise_sigma": jester["swing_mv"] / noise,
-                "edge_noise_sigma": jester["swing_mv"] / 2 / noise})
+        out.append({"pair": "%s/%s" % (hi["rank"], lo["rank"]), "edge_mv": edge,
+                    "gap_mv": hi["swing_mv"] - lo["swing_mv"],
+                    "edge_noise_sigma": min(hi["swing_mv"] - edge, edge - lo["swing_mv"]) / noise})
+    last = rs[-1]
+    out.append({"pair": "%s/empty" % last["rank"], "edge_mv": last["swing_mv"] / 2,
+                "gap_mv": last["swing_mv"], "edge_noise_sigma": last["swing_mv"] / 2 / noise})
     return out
 
 
-def report(spec=None):
+# -- the README's tables and the `ranks` report -----------------------------------------------
+KIND_NAMES = {"space": "spaces", "home": "homes", "start_area": "start-area spots",
+              "hole": "holes"}
+README_BLOCKS = ("magnets", "ranks")
+
+
+def _kind_groups(spec, name):
+    """The board's location kinds, those at the same stack together: [(label, kind)]."""
+    groups = []
+    for kind in kinds(spec, name):
+        z = distance_mm(spec, name, kind)
+        for g in groups:
+            if g[2] == z:
+                g[0].append(KIND_NAMES[kind])
+                break
+        else:
+            groups.append([[KIND_NAMES[kind]], kind, z])
+    return [(", ".join(g[0]), g[1]) for g in groups]
+
+
+def _boards_alike(spec):
+    """Board names, those with the same magnets and stacks together: [(label, name)]."""
+    seen = []
+    for name in spec["boards"]:
+        key = (repr(board(spec, name)), )
+        for s in seen:
+            if s[2] == key:
+                s[0].append(name)
+                break
+        else:
+            seen.append([[name], name, key])
+    return [(", ".join(s[0]), s[1]) for s in seen]
+
+
+def magnets_block(spec=None):
+    """hardware/README.md's table of every board's magnets over its sensors (Markdown)."""
     spec = spec or table()
-    z = sensor_distance_mm(spec)
-    lines = ["Ranks by magnet size: N45 rods, %.1f mm from magnet face to Hall element, "
-             "DRV5055A3 at %.0f mV/mT; one reading's noise %.1f mV rms (sensor %.2f, ESP32 ADC "
-             "%.1f)" % (z, spec["sensor"]["sensitivity_mv_per_mt"], noise_mv(spec),
-                        spec["sensor"]["noise_mv_rms"], spec["adc"]["noise_mv_rms"]),
-             "%-8s %-10s %8s %9s %7s %12s" % ("rank", "magnet", "field mT", "swing mV",
-                                               "level", "spread sigma")]
-    for r in ranks(spec):
-        lines.append("%-8s %-10s %8.1f %9.0f %7.3f %11.1f%%" % (
-            r["rank"], r["magnet"], r["field_mt"], r["swing_mv"], r["level"],
-            100 * spread_sigma(spec, r["magnet"])))
-    lines.append("%-16s %7s %8s %12s %12s %14s %14s" % (
-        "neighbours", "gap mV", "edge mV", "gap/noise", "edge/noise", "edge/spread",
-        "(no gain cal.)"))
-    for m in margins(spec):
-        lines.append("%-16s %7.0f %8.0f %11.0f%s %11.0f%s %13s %14s" % (
-            m["pair"], m["gap_mv"], m["edge_mv"], m["gap_noise_sigma"], "s",
-            m["edge_noise_sigma"], "s",
-            "%.1fs" % m["spread_sigma"] if "spread_sigma" in m else "-",
-            "%.1fs" % m["spread_sigma_nominal_gain"] if "spread_sigma" in m else "-"))
+    lines = ["| board | locations | piece | magnet (N45) | field: nominal (weakest-strongest) "
+             "| upright reads | upside down reads | verdict |", "|---|---|---|---|---|---|---|---|"]
+    for label, name in _boards_alike(spec):
+        rows = board_rows(spec, name)
+        for kinds_label, kind in _kind_groups(spec, name):
+            for piece, magnet in piece_magnets(spec, name):
+                up, dn = [r for r in rows if r["kind"] == kind and r["piece"] == piece]
+                m = spec["magnets"][magnet]
+                verdict = "; ".join(up["problems"] + dn["problems"]) or "inside every window"
+                lines.append("| %s | %s | %s | %g x %g mm | %.1f mT (%.1f-%.1f) | %.2f-%.2f V | "
+                             "%.2f-%.2f V | %s |" % (
+                                 label, kinds_label, piece, m["d_mm"], m["l_mm"],
+                                 up["nominal_mt"], up["low_mt"], up["high_mt"], up["lo_v"],
+                                 up["hi_v"], dn["lo_v"], dn["hi_v"], verdict))
     return "\n".join(lines) + "\n"
+
+
+def ranks_block(spec=None):
+    """hardware/README.md's rank table and margins (Markdown)."""
+    spec = spec or table()
+    reads = rank_reads(spec)
+    lines = ["| rank | magnet (N45) | field at the sensor | swing at 15 mV/mT | a king's | "
+             "reads, over the box | ", "|---|---|---|---|---|---|"]
+    for r, rd in zip(ranks(spec), reads):
+        m = spec["magnets"][r["magnet"]]
+        lines.append("| %s | %g x %g mm | %.1f mT | %.0f mV | %.3f | %.3f-%.3f |" % (
+            r["rank"], m["d_mm"], m["l_mm"], r["field_mt"], r["swing_mv"], r["level"],
+            rd["lo"], rd["hi"]))
+    free = spec["placement"]["free_mm"]
+    cases = (rank_margins(spec), rank_margins(spec, own_gain=False),
+             rank_margins(spec, lateral=free))
+    noise = noise_margins(spec)
+    lines += ["", "| neighbours | edge (a king's) | edge / noise | margin: this design | "
+              "the board's mean gain | no centring (%g mm off) |" % free,
+              "|---|---|---|---|---|---|"]
+    for j in range(len(noise)):
+        lines.append("| %s | %.3f (%.0f mV) | %.0f s | %s | %s | %s |" % (
+            noise[j]["pair"].replace("/", " / "), cases[0][j]["edge"], noise[j]["edge_mv"],
+            noise[j]["edge_noise_sigma"], _pct(cases[0][j]["margin"]),
+            _pct(cases[1][j]["margin"]), _pct(cases[2][j]["margin"])))
+    return "\n".join(lines) + "\n"
+
+
+def _pct(log_margin):
+    """A log margin as the percentage a reading may still move: '+12 %', or 'MISREAD -5 %'."""
+    pct = 100 * (math.exp(log_margin) - 1)
+    return ("%+.0f %%" % pct) if log_margin > 0 else ("MISREAD %+.0f %%" % pct)
+
+
+def report(spec=None):
+    """What `python -m hardware.design ranks` prints: both README tables and any problems."""
+    spec = spec or table()
+    out = ["Magnets over the sensors (tolerance box: Br, diameter and seat at their ends, the "
+           "sensor %.1f mm high or low, the piece up to the board's lateral limit off the axis; "
+           "%.1f mm with the centring overlay, %.1f mm without)" % (
+               spec["sensor"]["height_tolerance_mm"],
+               spec["placement"]["pocket_mm"] + spec["placement"]["sensor_mm"],
+               spec["placement"]["free_mm"]), "", magnets_block(spec),
+           "Ranks (DOG Royal), each sensor's gain measured by a king:", "", ranks_block(spec)]
+    for name in spec["boards"]:
+        for p in problems(spec, name):
+            out.append("PROBLEM %s: %s" % (name, p))
+    return "\n".join(out) + "\n"
+
+
+def readme_markers(block):
+    """The markers round a generated block of hardware/README.md."""
+    return ("<!-- %s: generated by `python -m hardware.design ranks --readme`; do not edit -->"
+            % block, "<!-- end of %s -->" % block)
+
+
+def readme_block(block, spec=None):
+    return {"magnets": magnets_block, "ranks": ranks_block}[block](spec)
+
+
+def update_readme(text, spec=None):
+    """hardware/README.md's text with every generated block as computed now; ValueError if a
+    block's markers are missing."""
+    for block in README_BLOCKS:
+        begin, end = readme_markers(block)
+        if begin not in text or end not in text:
+            raise ValueError("hardware/README.md has no markers for the %s table" % block)
+        start = text.index(begin) + len(begin) + 1
+        text = text[:start] + readme_block(block, spec) + text[text.index(end):]
+    return text

@@ -59,7 +59,7 @@ class Bus:
 
 class AvenueWorld(W.World):
     ranked = False  # two pawns: nothing to calibrate for ranks
-    def __init__(self, seed=1, folder=VARIANT):
+    def __init__(self, seed=1, folder=VARIANT, magnets=None):
         W._current[0] = self
         self.rng = Rng(seed)
         self.phys = W.load_json("host_tools/sim/data/physics.json")
@@ -77,7 +77,6 @@ class AvenueWorld(W.World):
         for i in range(len(sensors)):
             self.sensor_at[sensors[i]["mux"]][sensors[i]["channel"]] = i
         n = len(self.locs)
-        self.field = [self.phys["field_mt"]["space"]] * n
         self.offset_v = [self._gauss() * self.phys["quiescent_offset_sigma_mv"] / 1000.0
                          for _ in range(n)]
         tol = self.phys["sensitivity_tolerance"]
@@ -86,14 +85,14 @@ class AvenueWorld(W.World):
         # pawns: the pole facing down is the variant's: reads "upside_down" = north down
         self.pieces = {}
         self.polarity = {}
-        self.magnet = {}  # field factor per piece: every pawn's magnet is the same
         self.on = [None] * n
         pawns = self.variant["pawns"]
         for name in sorted(pawns):
             self.pieces[name] = [-1, False]
             self.polarity[name] = -1.0 if pawns[name]["reads"] == "upside_down" else 1.0
-            self.magnet[name] = 1.0
-            self._put(name, self.index[pawns[name]["start"]], False)
+        self._make_field(magnets, ["space"] * n, seed)
+        for name in sorted(pawns):
+            self._put(name, self.index[pawns[name]["start"]], False, True)
         self.select = 0
         self.select_bits = {}
         sel = self.pins["mux"]["select"]
@@ -136,18 +135,6 @@ class AvenueWorld(W.World):
         self.hook = None
         self.wait_until = 0
         self.deck = self._deck()
-
-    def volts(self, i):
-        name = self.on[i]
-        v = W.World.volts(self, i)
-        if name is not None and self.polarity[name] < 0:
-            # the same field, the other pole: mirror the output about the sensor's idle level
-            mid = self.phys["vcc"] / 2 + self.offset_v[i]
-            v = 2 * mid - v
-            lo = self.phys["output_min_v"]
-            hi = self.phys["output_max_v"]
-            v = lo if v < lo else hi if v > hi else v
-        return v
 
     def _reader(self, reader):
         r = DEFAULT_READER if reader is None else reader
@@ -194,15 +181,10 @@ class AvenueWorld(W.World):
         tags = {}
         for name in self.reader_names:
             tags[name] = ["".join(["%02x" % b for b in t.uid]) for t in self.views[name].tags]
-        return {"pieces": self.world(), "tags": tags}
+        return {"pieces": self.world(), "placed": self.placed(), "tags": tags}
 
     def restore(self, snap):
-        for name in self.pieces:
-            self._put(name, -1, False)
-        for name in snap["pieces"]:
-            at = snap["pieces"][name]["at"]
-            self._put(name, self.index[at] if at is not None else -1,
-                      snap["pieces"][name]["upside_down"])
+        self._restore_pieces(snap)
         self.card_off()
         for reader in snap["tags"]:
             for uid in snap["tags"][reader]:

@@ -11,6 +11,7 @@ import tempfile
 
 from host_tools import paths
 from host_tools.sim import requests, worlds
+from host_tools.sim.lap import gains_rounds, rank_of_piece
 from host_tools.sim.world import SimError as WorldError
 
 ROOT = paths.CODE
@@ -140,31 +141,52 @@ class Sim:
             self.calibrate()
 
     def calibrate(self):
-        """The bring-up calibration of a board with ranked pieces, by hand and console: the
-        empty board, then every piece back on its start-area spot in rank order (king on s1
-        ... jester on s4, where a fresh board has them) for the ranks step. Returns the ranks
-        step's answer; SimError if a step fails."""
-        spots = sorted(self.mirror.world().items())
-        for name, p in spots:
-            if p["at"] is not None:
-                self._hand({"op": "lift", "at": p["at"]})
-        self._hand({"op": "wait", "ms": CALIBRATE_SETTLE_MS})
+        """The bring-up calibration of a board with ranked pieces, by hand and console
+        (hardware/README.md, Calibrating a ranked board): the empty board; every piece on its
+        start-area spot in rank order (king on s1 ... jester on s4) for the ranks step; the
+        gains lap (gains_rounds: every other sensor measured by a piece whose rank the step is
+        told, each king on its colour's other spots); the ranks step again, now over each
+        spot's own king reading; the pieces left on their spots, where a fresh board has them.
+        Returns the last ranks step's answer; SimError if a step fails."""
+        names = sorted(self.mirror.world())
+        self._lift_all()
         self._step("empty")
-        for name, p in spots:
-            colour, k = name.rsplit("-", 1)
-            self._hand({"op": "place", "piece": name, "at": "%s:s%s" % (colour, k)})
-        self._hand({"op": "wait", "ms": CALIBRATE_SETTLE_MS})
+        self._to_spots(names)
+        self._step("ranks")
+        for plan in gains_rounds(self.mirror.locs, names):
+            self._lift_all()
+            for at in sorted(plan):
+                self._hand({"op": "place", "piece": plan[at], "at": at})
+            self._hand({"op": "wait", "ms": CALIBRATE_SETTLE_MS})
+            self._step("pieces", {"ranks": dict((at, rank_of_piece(plan[at]))
+                                                for at in plan)})
+        self._lift_all()
+        self._to_spots(names)
         ans = self._step("ranks")
         self._hand({"op": "wait", "ms": CALIBRATE_SETTLE_MS})  # the ranks read again
         return ans
+
+    def _lift_all(self):
+        for name, p in sorted(self.mirror.world().items()):
+            if p["at"] is not None:
+                self._hand({"op": "lift", "at": p["at"]})
+        self._hand({"op": "wait", "ms": CALIBRATE_SETTLE_MS})
+
+    def _to_spots(self, names):
+        for name in names:
+            colour, k = name.rsplit("-", 1)
+            self._hand({"op": "place", "piece": name, "at": "%s:s%s" % (colour, k)})
+        self._hand({"op": "wait", "ms": CALIBRATE_SETTLE_MS})
 
     def _hand(self, req):
         ans = self.request(req)
         if not ans.get("ok"):
             raise SimError("calibration: %s -> %s" % (req, ans))
 
-    def _step(self, step):
-        ans = self.request({"op": "console", "send": {"op": "calibrate", "step": step}})
+    def _step(self, step, more=None):
+        cmd = {"op": "calibrate", "step": step}
+        cmd.update(more or {})
+        ans = self.request({"op": "console", "send": cmd})
         for line in ans.get("lines", []):
             if line.startswith("{") and '"re": "calibrate"' in line:
                 got = json.loads(line)

@@ -9,13 +9,15 @@
 #
 # The board is a variant of hardware/ (its pin, sensor and LED maps, its variant.json): the
 # Agent DOG board by default, or the DOG boards, whose pieces carry magnets of four sizes by
-# rank (red-1 the king ... red-4 the jester; hardware/design/magnets.json), each magnet with its
-# own spread, and whose 6-seat side reads two banks of multiplexers on the same ADC pins.
+# rank (red-1 the king ... red-4 the jester), and whose 6-seat side reads two banks of
+# multiplexers on the same ADC pins. The field at each sensor is the pieces' magnets' as
+# hardware/design/magnets.json makes and places them (host_tools/sim/magnetics.py): each
+# piece's magnet as made, each sensor's height, each placement's offset, the neighbours'.
 import json
-import math
 
 from shared_rules.rng import Rng
 from host_tools.sim.nfc_chip import Mfrc522, Tag
+from host_tools.sim.magnetics import BoardField
 
 
 def _root():
@@ -57,12 +59,7 @@ def config_dir(board=None):
     return "hardware"  # the Agent DOG board keeps its maps in hardware/ itself
 
 
-def rod_field_mt(d_mm, l_mm, z_mm, br_mt):
-    """On-axis field of a cylinder magnet (hardware/design/magnets.py, the same closed form)."""
-    r = d_mm / 2
-    far = z_mm + l_mm
-    return br_mt / 2 * (far / math.sqrt(r * r + far * far) - z_mm / math.sqrt(r * r + z_mm * z_mm))
-
+MAGNETS = "hardware/design/magnets.json"
 _current = [None]
 
 
@@ -82,10 +79,11 @@ class World:
     # DOG boards' one reader has none: `card` and `card_off` name no reader there
     reader_names = ()
 
-    def __init__(self, seed=1, config=None, board=None, cards=None):
+    def __init__(self, seed=1, config=None, board=None, cards=None, magnets=None):
         """config: the folder of the board's maps (as the firmware's config/); board: a variant
         name instead (default the Agent DOG board); cards: the deck's card table (a
-        shared_rules/data name, default Agent DOG's)."""
+        shared_rules/data name, default Agent DOG's); magnets: the magnets' design figures
+        (default hardware/design/magnets.json's)."""
         _current[0] = self
         self.rng = Rng(seed)
         self.phys = load_json("host_tools/sim/data/physics.json")
@@ -115,13 +113,12 @@ class World:
         for i in range(len(sensors)):
             self.sensor_at[sensors[i]["mux"]][sensors[i]["channel"]] = i
         holes = lay["holes"]
-        field = self.phys["field_mt"]
-        self.field = []
+        kinds = []
         for loc in self.locs:
             if ":" in loc:
-                self.field.append(field["home"] if ":h" in loc else field["start_area"])
+                kinds.append("home" if ":h" in loc else "start_area")
             else:
-                self.field.append(field["hole"] if int(loc) in holes else field["space"])
+                kinds.append("hole" if int(loc) in holes else "space")
         # per-sensor manufacturing spread, fixed by the seed
         n = len(self.locs)
         self.offset_v = [self._gauss() * self.phys["quiescent_offset_sigma_mv"] / 1000.0
@@ -131,15 +128,14 @@ class World:
                      for _ in range(n)]
         # pieces: name -> [sensor index or -1 while held, upside down]
         self.pieces = {}
-        self.magnet = {}  # piece -> field factor: 1 on the Agent DOG board (field_mt is the field)
         self.on = [None] * n  # sensor index -> piece name
         for c in self.colours:
             for k in range(1, PIECES_PER_COLOUR + 1):
                 self.pieces["%s-%d" % (c, k)] = [-1, False]
-                self.magnet["%s-%d" % (c, k)] = 1.0
-                self._put("%s-%d" % (c, k), self.index["%s:s%d" % (c, k)], False)
-        if self.ranked:
-            self._rank_magnets()
+        self._make_field(magnets, kinds, seed)
+        for c in self.colours:
+            for k in range(1, PIECES_PER_COLOUR + 1):
+                self._put("%s-%d" % (c, k), self.index["%s:s%d" % (c, k)], False, True)
         self.select = 0
         self.select_bits = {}
         sel = mux["select"]
@@ -193,23 +189,24 @@ class World:
         self.schedule.append([t_us, self._seq, fn, args])
         self.schedule.sort(key=lambda e: (e[0], e[1]))
 
-    def _rank_magnets(self):
-        # A ranked piece's field: its rank's magnet at the sensor (the closed form over
-        # magnets.json, whose geometry holds for every location of the DOG boards: no holes,
-        # start-area spots and homes are ordinary spaces), times its own spread (fixed by the
-        # seed).
-        spec = load_json("hardware/design/magnets.json")
-        geo = spec["geometry"]
-        z = geo["gap_mm"] + geo["hall_depth_mm"]
-        br = spec["material"]["br_mt"]
-        sigma = self.phys["piece_spread_sigma"]
-        for i in range(len(self.field)):
-            self.field[i] = 1.0  # now a factor: the piece's own field is in self.magnet
-        for c in self.colours:
-            for k in range(PIECES_PER_COLOUR):
-                m = spec["magnets"][spec["rank_magnets"][spec["ranks"][k]]]
-                b = rod_field_mt(m["d_mm"], m["l_mm"], z, br)
-                self.magnet["%s-%d" % (c, k + 1)] = b * (1.0 + sigma * self._gauss())
+    def _make_field(self, magnets, kinds, seed):
+        """The pieces' magnets over the sensors (self.fld), as magnets.json (or the figures
+        given) makes them for this board: a ranked piece red-K carries rank K's magnet, any
+        other piece the board's one magnet."""
+        spec = magnets if magnets is not None else load_json(MAGNETS)
+        name = self.variant.get("name") or DEFAULT_BOARD
+        if name not in spec["boards"]:
+            raise SimError("%s: no magnets for this board in %s" % (name, MAGNETS))
+        own = spec["boards"][name]["pieces"]
+        carried = {}
+        for piece in self.pieces:
+            if own == "ranks":
+                rank = spec["ranks"][int(piece.rsplit("-", 1)[1]) - 1]
+                carried[piece] = spec["rank_magnets"][rank]
+            else:
+                carried[piece] = own
+        self.fld = BoardField(spec, name, kinds, self.locs, self.rng, seed, carried,
+                              getattr(self, "polarity", None))
 
     def _gauss(self):
         r = self.rng
@@ -219,14 +216,10 @@ class World:
     def volts(self, i):
         """What sensor i puts out now, before the multiplexer."""
         vcc = self.phys["vcc"]
-        b = 0.0
-        name = self.on[i]
-        if name is not None:
-            b = self.field[i] * self.magnet[name]
-            if self.ranked:
-                b *= self._weakened(name)
-            if self.pieces[name][1]:
-                b = -b
+        b = self.fld.own[i]
+        if self.ranked and b:
+            b *= self._weakened(self.on[i])
+        b += self.fld.cross[i]
         v = vcc / 2 + self.offset_v[i] + self.sens[i] * b
         v += self._gauss() * self.phys["noise_sigma_mv"] / 1000.0
         lo = self.phys["output_min_v"]
@@ -318,7 +311,8 @@ class World:
             raise SimError("%s is not a board location" % at)
         return i
 
-    def _put(self, name, i, upside_down):
+    def _put(self, name, i, upside_down, hand=False, off_mm=None):
+        """Piece `name` to sensor i (-1: a hand); hand: put down anew (see BoardField.put)."""
         p = self.pieces[name]
         if p[0] >= 0:
             self.on[p[0]] = None
@@ -326,6 +320,7 @@ class World:
         p[1] = upside_down
         if i >= 0:
             self.on[i] = name
+        self.fld.put(name, i, upside_down, hand, off_mm)
 
     def lift(self, at):
         i = self._loc(at)
@@ -335,7 +330,10 @@ class World:
         self._put(name, -1, self.pieces[name][1])
         return name
 
-    def place(self, piece, at, upside_down=False):
+    def place(self, piece, at, upside_down=False, off_mm=None):
+        """Puts a held piece down on `at`; off_mm: that far off the location's centre (default
+        drawn: within the board's pocket, or a person's aim where there is none). A piece put
+        down within the centring overlay's chamfer slides into its pocket."""
         p = self.pieces.get(piece)
         if p is None:
             raise SimError("%s is not a piece of this board; its pieces are %s" % (
@@ -345,14 +343,39 @@ class World:
         i = self._loc(at)
         if self.on[i] is not None:
             raise SimError("%s is already on %s" % (self.on[i], at))
-        self._put(piece, i, bool(upside_down))
+        self._put(piece, i, bool(upside_down), True, self._off(off_mm))
+
+    def _off(self, off_mm):
+        """How far off its sensor's axis a piece put down off_mm off the centre stands."""
+        if off_mm is None:
+            return None
+        f = self.fld
+        if type(off_mm) not in (int, float) or not 0 <= off_mm <= f.capture:
+            raise SimError("a piece stands on a location when put down 0 to %g mm off its "
+                           "centre" % f.capture)
+        return min(float(off_mm), f.limit)
+
+    def sensor_depth(self, at, mm):
+        """Mounts the sensor at `at` mm below its design height (negative: above), within the
+        design's tolerance: what a sensor strip's warp or the game board's thickness does."""
+        i = self._loc(at)
+        tol = self.fld.height_tol
+        if type(mm) not in (int, float) or not -tol <= mm <= tol:
+            raise SimError("a sensor sits within %g mm of its design height" % tol)
+        self.fld.set_depth(i, float(mm))
+
+    def field_mt(self, at):
+        """The field (mT) at the Hall element under `at` now: its piece's and its
+        neighbours'."""
+        i = self._loc(at)
+        return self.fld.own[i] + self.fld.cross[i]
 
     def flip(self, at):
         i = self._loc(at)
         name = self.on[i]
         if name is None:
             raise SimError("there is no piece on %s to turn over" % at)
-        self.pieces[name][1] = not self.pieces[name][1]
+        self._put(name, i, not self.pieces[name][1])
 
     def slide(self, piece, path, upside_down=False):
         """Moves a held piece across path (about 50 ms over each location, occupied ones
@@ -381,7 +404,7 @@ class World:
             self._put(piece, i, upside_down)
 
     def _land(self, piece, i, upside_down):
-        self._put(piece, i, upside_down)
+        self._put(piece, i, upside_down, True)
 
     def card(self, uid):
         """Holds a card with that 7-byte UID (bytes or hex) on the reader until card_off."""
@@ -487,19 +510,32 @@ class World:
 
     def snapshot(self):
         # no clock: a device that powers up again starts its ticks from zero
-        return {"pieces": self.world(), "tags": ["".join(["%02x" % b for b in t.uid])
-                                                 for t in self.tags]}
+        return {"pieces": self.world(), "placed": self.placed(),
+                "tags": ["".join(["%02x" % b for b in t.uid]) for t in self.tags]}
+
+    def placed(self):
+        """How many times a hand has put each piece down: with the seed, where each stands
+        in its pocket (a snapshot carries it, so a device powered up again agrees)."""
+        out = {}
+        for name in self.pieces:
+            out[name] = self.fld.pieces[name].placed
+        return out
 
     def restore(self, snap):
-        for name in self.pieces:
-            self._put(name, -1, False)
-        for name in snap["pieces"]:
-            at = snap["pieces"][name]["at"]
-            self._put(name, self.index[at] if at is not None else -1,
-                      snap["pieces"][name]["upside_down"])
+        self._restore_pieces(snap)
         self.tags = []
         for uid in snap["tags"]:
             self.card(uid)
+
+    def _restore_pieces(self, snap):
+        for name in self.pieces:
+            self._put(name, -1, False)
+        placed = snap.get("placed") or {}
+        for name in snap["pieces"]:
+            at = snap["pieces"][name]["at"]
+            i = self.index[at] if at is not None else -1
+            self._put(name, i, snap["pieces"][name]["upside_down"])
+            self.fld.recall(name, i, snap["pieces"][name]["upside_down"], placed.get(name, 0))
 
     def world(self):
         out = {}
