@@ -16,6 +16,7 @@ import math
 
 from shared_rules.rng import Rng
 from host_tools.sim.nfc_chip import Mfrc522, Tag
+from host_tools.sim.analog import FrontEnd, OPEN, bank_mask as fe_mask
 
 
 def _root():
@@ -38,6 +39,7 @@ def load_json(rel):
 
 
 FAULTS = ("noise", "dead_sensor", "stuck_sensor", "nfc_crc", "weak_magnet")
+ANALOG_DESIGN = "hardware/design/analog.json"  # the front end the sensors' readings pass
 DEFAULT_BOARD = "agent-dog-4"
 DEFAULT_CARDS = "agent-dog-cards"
 PIECES_PER_COLOUR = 4
@@ -150,13 +152,12 @@ class World:
         for b in range(len(banks)):
             self.bank_bits[banks[b]] = b
         self.bank_on = [False] * len(banks)
-        self.switched_us = 0  # when the select or enable lines last changed
         self.adc_mux = {}
         adc = mux["adc"]
         for m in range(len(adc)):
             self.adc_mux[adc[m]] = m
+        self._front_end()
         self.faults = []  # [kind, sensor index or -1, until_us, stuck reading or piece]
-        self.last_sensor = {}  # ADC pin -> the sensor its last conversion read
         self.last_read = [0] * n
         self.schedule = []  # [time_us, seq, callable, args]
         self._seq = 0
@@ -242,11 +243,17 @@ class World:
             return -1, 0  # every bank off: the pin's pull-down
         return self.sensor_at[a + self.nadc * on[0]][self.select], len(on)
 
+    def _front_end(self, design=None):
+        """The analog front end the readings pass (analog.py): the design's, or another
+        design (a dict as hardware/design/analog.json) to compare with."""
+        self.fe = FrontEnd(self, design or load_json(ANALOG_DESIGN))
+
     def adc_u16(self, gpio):
-        """One ADC conversion on pin gpio: the sensor the select and enable lines route to it.
-        The sample is taken at the end of the conversion; lines switched less than the mux's
-        settling time before it would give the previous sensor's reading (the 74HC4067 settles
-        in well under a microsecond: physics.json mux_settle_us)."""
+        """One ADC conversion on pin gpio. The SAR samples adc_sample_after_us into the call:
+        the voltage the pin's node holds then (analog.py: the sensor the select and enable
+        lines route to it, through its ground and the pull-down; with no sensor driving it,
+        the previous channel's voltage decaying through the pull-down), as the ADC reads it."""
+        start = self.clock_us
         self.advance_us(self.phys["adc_conversion_us"])
         self.adc_reads += 1
         a = self.adc_mux.get(gpio)
@@ -256,25 +263,22 @@ class World:
         if driving > 1:
             raise SimError("two banks of multiplexers drive ADC pin %d at once: the firmware "
                            "enabled both" % gpio)
-        if self.clock_us - self.switched_us < self.phys["mux_settle_us"]:
-            i = self.last_sensor.get(a, i)
-        self.last_sensor[a] = i
-        if i < 0:
-            v = self.phys["dead_sensor_v"]
-        else:
-            v = self.volts(i)
+        fe = self.fe
+        s = fe.source(a, self.select, fe_mask(self.bank_on))
+        v = 0.0
+        if s >= 0:
+            v = self.volts(s)
             for f in self.faults:
-                if f[1] == i and f[2] > self.clock_us:
+                if f[1] == s and f[2] > self.clock_us:
                     if f[0] == "dead_sensor":
-                        v = self.phys["dead_sensor_v"]
+                        s = OPEN  # unsoldered or unpowered: its channel drives nothing
                     elif f[0] == "noise":
                         v = self.rng.below(3300) / 1000.0
                     elif f[0] == "stuck_sensor":
                         return f[3]
-        fs = self.phys["adc_full_scale_v"]
-        raw = 0 if v < self.phys["adc_min_v"] else int(v / fs * 4095 + 0.5)
-        raw = 4095 if raw > 4095 else raw
-        u16 = raw << 4 | raw >> 8
+            if s >= 0:
+                v = fe.at_pin(s, v)
+        u16 = fe.adc.u16(fe.sample(a, start + fe.sample_us, s, v))
         if i >= 0:
             self.last_read[i] = u16
         return u16
@@ -287,12 +291,12 @@ class World:
                 self.select |= 1 << b
             else:
                 self.select &= ~(1 << b)
-            self.switched_us = self.clock_us
+            self.fe.switched(self.clock_us, self.select, self.bank_on)
             return
         b = self.bank_bits.get(gpio)
         if b is not None:
             self.bank_on[b] = not value  # E is active low
-            self.switched_us = self.clock_us
+            self.fe.switched(self.clock_us, self.select, self.bank_on)
             return
         self.nfc.pin(gpio, value)
 
@@ -309,6 +313,7 @@ class World:
         for i in range(min(n, len(self.leds_map))):
             px = buf[i * bpp:(i + 1) * bpp]
             self.led_colours[self.leds_map[i]] = [px[order[0]], px[order[1]], px[order[2]]]
+        self.fe.leds(buf, order, bpp)
 
     # -- the world API: hands on the board -------------------------------------------------
     def _loc(self, at):

@@ -287,7 +287,7 @@ def test_the_pieces_step_takes_any_rank_for_a_sensors_own_gain():
     king_here = c.up[j] - c.base[j]
     # what the board's average king gives on this sensor, through its own gain
     kings = [w.magnet["%s-1" % col] for col in w.colours]
-    field = sum(kings) / len(kings) * w.sens[j] / w.phys["adc_full_scale_v"] * 65535
+    field = calibration.swing_to_u16(sum(kings) / len(kings) * w.sens[j] * w.fe.gain)
     check(abs(king_here - field) < 0.12 * field, "king swing %d, expected about %d" % (
         king_here, field))
 
