@@ -50,15 +50,13 @@ class Adc:
             line = self.offset_mv + c * mv_per_code
             self.mv.append(line * (1 - d) + (table[0] + (table[1] - table[0]) * d) * d)
         self.mv += table[1:]
-        self.knee_mv = self.mv[1]
+        # the line in volts: a conversion on it costs two float operations
+        self.offset_v = self.offset_mv / 1000.0
+        self.codes_per_v = self.codes_per_mv * 1000.0
+        self.knee_v = self.mv[1] / 1000.0
 
     def code_of(self, v):
-        mv = v * 1000.0
-        if mv <= self.offset_mv:
-            return 0
-        if mv < self.knee_mv:
-            return int((mv - self.offset_mv) * self.codes_per_mv + 0.5)
-        return self._bent(mv)
+        return self.u16(v) >> 4
 
     def _bent(self, mv):
         mvs = self.mv
@@ -71,8 +69,14 @@ class Adc:
         return CODES
 
     def u16(self, v):
-        """What MicroPython's read_u16 returns for v volts at the pin (no noise)."""
-        c = self.code_of(v)
+        """What MicroPython's read_u16 returns for v volts at the pin (no noise): the 12-bit
+        code scaled to 16 bits."""
+        if v <= self.offset_v:
+            return 0
+        if v < self.knee_v:
+            c = int((v - self.offset_v) * self.codes_per_v + 0.5)
+        else:
+            c = self._bent(v * 1000.0)
         return c << 4 | c >> 8
 
 
@@ -108,6 +112,7 @@ class FrontEnd:
         self.adc = Adc(world.phys["adc"])
         self.sample_us = world.phys["adc_sample_after_us"]
         self.vcc = float(world.phys["vcc"])
+        self.per_vcc = 1.0 / self.vcc
         self.nadc = world.nadc
         self.nbank = max(1, len(world.bank_on))
         n = len(world.locs)
@@ -124,6 +129,7 @@ class FrontEnd:
         self.ev_sel = [0] * EVENTS
         self.ev_bank = [0] * EVENTS
         self.ev_n = 0
+        self.mask = bank_mask(world.bank_on)  # the enabled banks now
         self.shift = [0.0] * n  # each sensor's ground above the ADC's, from the LEDs' current
         self.shared = design["grounds"] == "shared"
         if self.shared:
@@ -142,12 +148,14 @@ class FrontEnd:
         self.pf = []
         self.tau_open = []
         self.tau_drive = []
+        self.settle_us = []  # after this long a driven node is its source's voltage
         for a in range(self.nadc):
             muxes = len([b for b in range(self.nbank) if self.fitted[b * self.nadc + a]])
             pf = muxes * (phys["mux_com_pf"] + ribbon_pf) + phys["adc_pin_pf"]
             self.pf.append(pf)
             self.tau_open.append(pd * pf * PF_US)
             self.tau_drive.append(drive * pd / (drive + pd) * pf * PF_US)
+            self.settle_us.append(SETTLED * self.tau_drive[-1])
 
     # -- grounds ------------------------------------------------------------------------
     def _strips(self, phys, design):
@@ -209,16 +217,20 @@ class FrontEnd:
         its share of its ground's rise, divided by the pull-down against the on-resistance."""
         g = self.shift[i]
         if g:
-            v += g * (1.0 - v / self.vcc)
+            v += g * (1.0 - v * self.per_vcc)
         return v * self.gain
 
     # -- the node ---------------------------------------------------------------------------
-    def switched(self, t, select, bank_on):
+    def banks(self, bank_on):
+        """An enable line changed (switched() follows)."""
+        self.mask = bank_mask(bank_on)
+
+    def switched(self, t, select):
         """The select or enable lines changed at board time t."""
         k = self.ev_n % EVENTS
         self.ev_t[k] = t
         self.ev_sel[k] = select
-        self.ev_bank[k] = bank_mask(bank_on)
+        self.ev_bank[k] = self.mask
         self.ev_n += 1
 
     def source(self, a, select, mask):
@@ -237,12 +249,13 @@ class FrontEnd:
         i = self.w.sensor_at[m][select]
         return GROUNDED if i < 0 else i
 
-    def _catch_up(self, a):
-        """Takes node a through the switch events since it was last read."""
+    def _replay(self, a, last):
+        """Takes node a through the switch events it has not seen, up to (not through) the
+        event numbered `last`: each starts a segment driven by what that event routed."""
         first = self.seen[a]
-        if self.ev_n - first > EVENTS:
-            first = self.ev_n - EVENTS  # older switches forgotten: the node kept its state
-        for j in range(first, self.ev_n):
+        if last - first > EVENTS - 1:
+            first = last - EVENTS + 1  # older switches forgotten: the node kept its state
+        for j in range(first, last):
             k = j % EVENTS
             t = self.ev_t[k]
             self.nv[a] = self._volts_at(a, t)
@@ -250,29 +263,39 @@ class FrontEnd:
             s = self.source(a, self.ev_sel[k], self.ev_bank[k])
             self.src[a] = s
             self.tgt[a] = self.last_tgt[s] if s >= 0 else 0.0
-        self.seen[a] = self.ev_n
 
     def _volts_at(self, a, t):
         dt = t - self.nt[a]
-        s = self.src[a]
-        if s == OPEN:
+        if self.src[a] == OPEN:
             return self.nv[a] * math.exp(-dt / self.tau_open[a])
-        tau = self.tau_drive[a]
-        if dt > SETTLED * tau:
+        if dt > self.settle_us[a]:
             return self.tgt[a]
-        return self.tgt[a] + (self.nv[a] - self.tgt[a]) * math.exp(-dt / tau)
+        return self.tgt[a] + (self.nv[a] - self.tgt[a]) * math.exp(-dt / self.tau_drive[a])
 
-    def sample(self, a, t, s, v):
-        """The voltage node a holds at board time t, driven by s (a sensor whose voltage at
-        the pin is v, or OPEN, or GROUNDED)."""
-        self._catch_up(a)
-        self.src[a] = s
+    def read(self, a, t, s, v):
+        """What MicroPython's read_u16 gives for node a sampled at board time t, driven since
+        the last switch by s (a sensor whose output is v volts, OPEN or GROUNDED). Called on
+        every conversion: the common case (one switch since the last read of this node, from
+        a settled channel) takes no call and no exp."""
+        n = self.ev_n
+        if self.seen[a] != n:
+            if n - self.seen[a] > 1:
+                self._replay(a, n - 1)
+            te = self.ev_t[(n - 1) % EVENTS]
+            if self.src[a] >= 0 and te - self.nt[a] > self.settle_us[a]:
+                self.nv[a] = self.tgt[a]
+            else:
+                self.nv[a] = self._volts_at(a, te)
+            self.nt[a] = te
+            self.seen[a] = n
         if s >= 0:
-            self.tgt[a] = v
+            v = self.at_pin(s, v) if self.shared else v * self.gain
             self.last_tgt[s] = v
-        elif s == GROUNDED:
+            self.tgt[a] = v
+        else:
             self.tgt[a] = 0.0
-        out = self._volts_at(a, t)
-        self.nv[a] = out
+        self.src[a] = s
+        v = self._volts_at(a, t) if s < 0 or t - self.nt[a] <= self.settle_us[a] else v
+        self.nv[a] = v
         self.nt[a] = t
-        return out
+        return self.adc.u16(v)

@@ -16,7 +16,7 @@ import math
 
 from shared_rules.rng import Rng
 from host_tools.sim.nfc_chip import Mfrc522, Tag
-from host_tools.sim.analog import FrontEnd, OPEN, bank_mask as fe_mask
+from host_tools.sim.analog import FrontEnd, OPEN
 
 
 def _root():
@@ -264,21 +264,21 @@ class World:
             raise SimError("two banks of multiplexers drive ADC pin %d at once: the firmware "
                            "enabled both" % gpio)
         fe = self.fe
-        s = fe.source(a, self.select, fe_mask(self.bank_on))
+        s = i
         v = 0.0
-        if s >= 0:
-            v = self.volts(s)
+        if i < 0:
+            s = fe.source(a, self.select, fe.mask)  # every bank off, or a grounded channel
+        else:
+            v = self.volts(i)
             for f in self.faults:
-                if f[1] == s and f[2] > self.clock_us:
+                if f[1] == i and f[2] > self.clock_us:
                     if f[0] == "dead_sensor":
                         s = OPEN  # unsoldered or unpowered: its channel drives nothing
                     elif f[0] == "noise":
                         v = self.rng.below(3300) / 1000.0
                     elif f[0] == "stuck_sensor":
                         return f[3]
-            if s >= 0:
-                v = fe.at_pin(s, v)
-        u16 = fe.adc.u16(fe.sample(a, start + fe.sample_us, s, v))
+        u16 = fe.read(a, start + fe.sample_us, s, v)
         if i >= 0:
             self.last_read[i] = u16
         return u16
@@ -291,12 +291,13 @@ class World:
                 self.select |= 1 << b
             else:
                 self.select &= ~(1 << b)
-            self.fe.switched(self.clock_us, self.select, self.bank_on)
+            self.fe.switched(self.clock_us, self.select)
             return
         b = self.bank_bits.get(gpio)
         if b is not None:
             self.bank_on[b] = not value  # E is active low
-            self.fe.switched(self.clock_us, self.select, self.bank_on)
+            self.fe.banks(self.bank_on)
+            self.fe.switched(self.clock_us, self.select)
             return
         self.nfc.pin(gpio, value)
 
