@@ -8,13 +8,10 @@ the scale, or the class `fault`) stands out at a glance.
 A board whose pieces carry ranks (DOG Royal: magnets of four sizes) adds the ranks step after
 the empty board: every piece on its start-area spot in rank order, which gives each rank's
 level; its picture marks each sensor's rank band edges (|) and names the rank it reads now."""
+from firmware.hal.calibration import u16_to_volts as volts  # as the firmware reads the ADC
+
 WIDTH = 44
-FULL_SCALE_V = 3.1  # ESP32 ADC at 11 dB, as firmware/hal/calibration.py reads it
 WEAK = 0.4  # as Calibration.weak(): a swing under 40 % of the nominal one
-
-
-def volts(u16):
-    return u16 * FULL_SCALE_V / 65535
 
 
 def _col(u16, lo, hi):

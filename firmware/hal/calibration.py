@@ -19,24 +19,47 @@ ON = 0.5    # a class is entered past half of the measured swing ...
 OFF = 0.3   # ... and left only when back under 30 % of it (hysteresis)
 
 
-def volts_to_u16(v, full_scale=3.1):
-    return int(v / full_scale * 65535)
+# The ESP32's ADC1 at 11 dB as Espressif characterises it (ESP-IDF esp_adc_cal, at the median
+# Vref of 1.1 V): code 0 at 0.142 V, then about 0.806 mV a code, straight up to about 2.45 V
+# (the simulator has the whole curve: host_tools/sim/data/physics.json). read_u16 gives the
+# 12-bit code scaled to 16 bits. Chips' Vref spreads 1.0-1.2 V: calibration measures each
+# board, these figures only start an uncalibrated one off.
+ADC_OFFSET_V = 0.142
+ADC_CODE_V = 1.1 * 196602 / 4096 / 65536
+U16_PER_CODE = 65535 / 4095
+
+
+def swing_to_u16(dv):
+    """A difference of dv volts at the pin as a difference of readings."""
+    return int(dv / ADC_CODE_V * U16_PER_CODE)
+
+
+def volts_to_u16(v):
+    """The reading of v volts at the pin (0 below the ADC's offset)."""
+    return swing_to_u16(max(0.0, v - ADC_OFFSET_V))
+
+
+def u16_to_volts(u16):
+    return u16 / U16_PER_CODE * ADC_CODE_V + ADC_OFFSET_V
 
 
 # Nominal figures (hardware/README.md): DRV5055A3 at 15 mV/mT, about 30 mT from a piece, so a
 # swing of about 0.45 V; the sensor cannot put out less than about 0.2 V or more than
-# VCC - 0.2 V, and the 100 kOhm pull-down reads a disconnected sensor as 0 V.
-NOMINAL_SWING = volts_to_u16(0.45)
+# VCC - 0.2 V, and a disconnected sensor's channel decays to 0 V through the pull-down. The
+# pull-down (10 kohm) against the multiplexer's on-resistance and the sensor's output passes
+# 97.6 % of a sensor's output to the ADC pin (hardware/design/analog.json).
+FRONT_END_GAIN = 0.976
+NOMINAL_SWING = swing_to_u16(0.45 * FRONT_END_GAIN)
 FAULT_LO = volts_to_u16(0.6)
 FAULT_HI = volts_to_u16(2.8)
-MID = volts_to_u16(1.65)
+MID = volts_to_u16(1.65 * FRONT_END_GAIN)
 RANKS = 4
 RANK_HYST = 10  # a rank is left only past its band's edge by 1/10 of the edge's swing
 # (integer arithmetic: the scanner computes these while it scans, and a float is an object)
 # a start-area spot holds a piece for the ranks step when it reads this far from its baseline
 # (the smallest rank, a jester, swings about 52 mV, at the least about 30 mV: hardware/README.md,
 # Ranks; one reading's noise is about 4 mV rms, and the step averages 16 scans)
-RANK_PRESENT = volts_to_u16(0.02)
+RANK_PRESENT = swing_to_u16(0.02)
 MIN_LEVEL_RATIO = 1.3  # neighbouring ranks closer than this cannot be told apart reliably
 
 

@@ -15,8 +15,10 @@ from hardware.design.skidl_quiet import (PIN_TYPES, POWER_DRIVE, SKIDL, Circuit,
                                          Pin)
 
 GND = "GND"
+AGND = "AGND"                    # the sensors' ground: meets GND at the main board's star point
 V5 = "+5V"
 V3_SENSOR = "+3V3_SENSOR"
+V3_SENSOR_F = "+3V3_SENSOR_F"    # the sensors' 3.3 V on a strip, after its ferrite bead
 V3_ESP = "+3V3_ESP"
 LED_CHAIN = "LED_CHAIN_{}"
 SELECT_ROLE = "mux.select"
@@ -221,9 +223,11 @@ def build_main(variant, library=None):
             if not p.is_connected():
                 board.nc(p)     # EN, the UART, the flash pins and the spare GPIOs
 
-    # Each multiplexer's output: the ADC pin, a pull-down, the strip cable.
+    # Each multiplexer's output: the ADC pin, a pull-down, the strip cable. The strips'
+    # analog ground meets the LED and supply ground at one point (hardware/design/analog.json).
     for z in nets[ADC_ROLE]:
-        two_pin(board, "r_adc_pd", z, GND)
+        two_pin(board, "r_adc_pd", z, AGND)
+    two_pin(board, "gnd_tie", AGND, GND)
     # Banks of multiplexers sharing the ADC pins: each bank's enable line held off at reset.
     for en in nets.get(BANK_ROLE, ()):
         two_pin(board, "r_en_pu", en, V3_SENSOR)
@@ -300,7 +304,7 @@ def header_component(strip):
 def strip_signals(variant, strip, nets, chain):
     """{harness pin name: main-board net or None (unconnected)} for one strip's connector."""
     din, dout = chain if chain is not None else (None, None)
-    out = {V5: V5, GND: GND, V3_SENSOR: V3_SENSOR, "LED_DIN": din, "LED_DOUT": dout}
+    out = {V5: V5, GND: GND, AGND: AGND, V3_SENSOR: V3_SENSOR, "LED_DIN": din, "LED_DOUT": dout}
     for i, net in enumerate(nets[SELECT_ROLE]):
         out["MUX_S%d" % i] = net
     if strip.mux is not None:
@@ -317,35 +321,37 @@ def build_strip(variant, strip, library=None):
     header = board.place(header_component(strip), Strip="main")
     board.connectors.append((header, "main"))
     names = [p.name for p in header.pins]
-    for rail in (V5, GND, V3_SENSOR):
+    rails = (V5, GND, AGND, V3_SENSOR)
+    for rail in rails:
         if rail in names:
             board.net(rail, power=True)
     for p in header.pins:
-        if p.name in (V5, GND, V3_SENSOR) or p.name.startswith("MUX_"):
+        if p.name in rails or p.name.startswith("MUX_"):
             p += board.net(p.name)
 
     if strip.mux is not None:
+        sensor_supply(board)
         mux = board.place("mux")
-        board.connect(mux, "VCC", V3_SENSOR)
-        board.connect(mux, "GND", GND)
+        board.connect(mux, "VCC", V3_SENSOR_F)
+        board.connect(mux, "GND", AGND)
         board.connect(mux, "~{E}", "MUX_EN")   # GND on the main board, or a bank's line
         board.connect(mux, "COM", "MUX_Z")
         for s in range(len(variant.pins["mux"]["select"])):
             board.connect(mux, "S%d" % s, "MUX_S%d" % s)
-        two_pin(board, "c_dec", V3_SENSOR, GND)
+        two_pin(board, "c_dec", V3_SENSOR_F, AGND)
         used = set()
         for channel, loc in strip.sensors:
             sense = "SENSE_" + net_safe(loc)
             sensor = board.place("sensor", Location=loc, Channel=str(channel))
-            board.connect(sensor, "VCC", V3_SENSOR)
-            board.connect(sensor, "GND", GND)
+            board.connect(sensor, "VCC", V3_SENSOR_F)
+            board.connect(sensor, "GND", AGND)
             board.connect(sensor, "OUT", sense)
             board.connect(mux, "I%d" % channel, sense)
-            two_pin(board, "c_sensor", V3_SENSOR, GND, Location=loc)
+            two_pin(board, "c_sensor", V3_SENSOR_F, AGND, Location=loc)
             used.add(channel)
         for channel in range(data.MUX_CHANNELS):
             if channel not in used:
-                board.connect(mux, "I%d" % channel, GND)    # never a floating input
+                board.connect(mux, "I%d" % channel, AGND)    # never a floating input
 
     if strip.leds:
         two_pin(board, "r_led_din", "LED_DIN", "LED_IN")
@@ -362,10 +368,20 @@ def build_strip(variant, strip, library=None):
             two_pin(board, "c_led", V5, GND, Location=name)
         board.connect(header, "LED_DOUT", "LED_DOUT")
         two_pin(board, "c_strip_bulk", V5, GND)
+        if strip.mux is not None:
+            # the ribbon beside the multiplexer's output carries the LEDs' mean current only
+            two_pin(board, "c_strip_led_bulk", V5, GND)
     else:
         board.nc(pin_of(header, "LED_DIN"))
         board.nc(pin_of(header, "LED_DOUT"))
     return board
+
+
+def sensor_supply(board):
+    """The sensors' 3.3 V at a strip's connector: a ferrite bead, then bulk to AGND."""
+    board.net(V3_SENSOR_F, power=True)      # power enters through the bead, as a PWR_FLAG says
+    two_pin(board, "fb_sensor", V3_SENSOR, V3_SENSOR_F)
+    two_pin(board, "c_strip_analog", V3_SENSOR_F, AGND)
 
 
 def build_boards(variant, library=None):

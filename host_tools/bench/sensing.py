@@ -4,6 +4,8 @@ instructions ~ 10 ms at 240 MHz) plus the ADC and multiplexer time from the data
 notes; and the rank classification margin: how far apart the ranks' readings lie in units of
 one reading's noise and of the pieces' spread (hardware/design/magnets.py)."""
 from host_tools.bench.common import cost, esp32_ms, run_mp, figure
+from host_tools.sim import analog
+from host_tools.sim.world import World
 from hardware.design import data, magnets
 
 ADC_US = 35  # one ADC1 conversion from MicroPython on an ESP32 (notes, v1.15 figure)
@@ -11,9 +13,9 @@ SCAN_MS = 20  # 50 scans per second (firmware/app.py)
 
 
 def report(dst):
-    phys = data.load_json(data.os.path.join(data.HARDWARE_DIR, "..", "host_tools", "sim",
-                                            "data", "physics.json"))
-    settle_us = phys["mux_settle_us"]
+    fe = World(1, board="dog-6", cards="dog-cards").fe  # the front end's figures
+    settle_us = max(analog.SETTLED * t for t in fe.tau_drive)
+    open_us = max(fe.tau_open)
     print("6. Sensor scan of the 6-seat DOG board: 144 sensors on nine 74HC4067 in two banks "
           "on the six ADC1 pins, ranks read (target: >= 50 scans/s, no allocation)")
     scan = cost(dst, ["mp_scan_ranked.py", "10"], ["mp_scan_ranked.py", "20"]) / 10
@@ -28,20 +30,20 @@ def report(dst):
     own = scan - pins
     own_moving = moving - pins
     adc_ms = 144 * ADC_US / 1000.0
-    # each select step and each bank switch waits for the mux to settle before the next read;
-    # the 35 us conversion call is already far longer, so this bounds it from above
-    settle_ms = (2 * 16 + 2) * settle_us / 1000.0
-    whole = esp32_ms(own) + adc_ms + settle_ms
-    worst = esp32_ms(own_moving) + adc_ms + settle_ms
+    # the scanner waits for nothing: a switched channel settles (and a dead one decays through
+    # the pull-down) within the conversion call, before the ADC's sample
+    whole = esp32_ms(own) + adc_ms
+    worst = esp32_ms(own_moving) + adc_ms
     print("   with stub pins and ADCs: %d instructions (empty board); the 36 stub pin writes and "
           "144 stub reads alone: %d" % (scan, pins))
     print("   scanner's own work: %d instructions = %.2f ms on an ESP32 at 240 MHz; a piece "
           "put on or lifted off every sensor at once (the slow path for all 144, classes and "
           "ranks read and reported): %d instructions = %.2f ms" % (own, esp32_ms(own), own_moving,
                                                     esp32_ms(own_moving)))
-    print("   + 144 ADC conversions x %d us = %.2f ms + mux settling (32 select steps and 2 bank "
-          "switches x %d us, CD74HC4067 datasheet) = %.3f ms" % (ADC_US, adc_ms, settle_us,
-                                                                settle_ms))
+    print("   + 144 ADC conversions x %d us = %.2f ms; no settling wait: a switched channel "
+          "settles in %.2f us and a dead one decays through the pull-down (time constant %.1f "
+          "us) before the ADC samples, %d us into the call (host_tools/sim/analog.py)" % (
+              ADC_US, adc_ms, settle_us, open_us, fe.sample_us))
     print("   ->  whole scan about %.1f ms (%.0f scans/s possible), worst case %.1f ms (%.0f "
           "scans/s); the firmware scans every %d ms" % (whole, 1000 / whole, worst,
                                                        1000 / worst, SCAN_MS))

@@ -101,13 +101,12 @@ class AvenueWorld(W.World):
         # one bank of multiplexers, no enable lines (World models the DOG boards' two banks)
         self.bank_bits = {}
         self.bank_on = []
-        self.switched_us = 0
-        self.last_sensor = {}
         self.adc_mux = {}
         adc = self.pins["mux"]["adc"]
         self.nadc = len(adc)
         for m in range(len(adc)):
             self.adc_mux[adc[m]] = m
+        self._front_end()
         self.faults = []
         self.last_read = [0] * n
         self.schedule = []

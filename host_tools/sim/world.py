@@ -18,6 +18,7 @@ import json
 from shared_rules.rng import Rng
 from host_tools.sim.nfc_chip import Mfrc522, Tag
 from host_tools.sim.magnetics import BoardField
+from host_tools.sim.analog import FrontEnd, OPEN
 
 
 def _root():
@@ -40,6 +41,7 @@ def load_json(rel):
 
 
 FAULTS = ("noise", "dead_sensor", "stuck_sensor", "nfc_crc", "weak_magnet")
+ANALOG_DESIGN = "hardware/design/analog.json"  # the front end the sensors' readings pass
 DEFAULT_BOARD = "agent-dog-4"
 DEFAULT_CARDS = "agent-dog-cards"
 PIECES_PER_COLOUR = 4
@@ -146,13 +148,12 @@ class World:
         for b in range(len(banks)):
             self.bank_bits[banks[b]] = b
         self.bank_on = [False] * len(banks)
-        self.switched_us = 0  # when the select or enable lines last changed
         self.adc_mux = {}
         adc = mux["adc"]
         for m in range(len(adc)):
             self.adc_mux[adc[m]] = m
+        self._front_end()
         self.faults = []  # [kind, sensor index or -1, until_us, stuck reading or piece]
-        self.last_sensor = {}  # ADC pin -> the sensor its last conversion read
         self.last_read = [0] * n
         self.schedule = []  # [time_us, seq, callable, args]
         self._seq = 0
@@ -235,11 +236,17 @@ class World:
             return -1, 0  # every bank off: the pin's pull-down
         return self.sensor_at[a + self.nadc * on[0]][self.select], len(on)
 
+    def _front_end(self, design=None):
+        """The analog front end the readings pass (analog.py): the design's, or another
+        design (a dict as hardware/design/analog.json) to compare with."""
+        self.fe = FrontEnd(self, design or load_json(ANALOG_DESIGN))
+
     def adc_u16(self, gpio):
-        """One ADC conversion on pin gpio: the sensor the select and enable lines route to it.
-        The sample is taken at the end of the conversion; lines switched less than the mux's
-        settling time before it would give the previous sensor's reading (the 74HC4067 settles
-        in well under a microsecond: physics.json mux_settle_us)."""
+        """One ADC conversion on pin gpio. The SAR samples adc_sample_after_us into the call:
+        the voltage the pin's node holds then (analog.py: the sensor the select and enable
+        lines route to it, through its ground and the pull-down; with no sensor driving it,
+        the previous channel's voltage decaying through the pull-down), as the ADC reads it."""
+        start = self.clock_us
         self.advance_us(self.phys["adc_conversion_us"])
         self.adc_reads += 1
         a = self.adc_mux.get(gpio)
@@ -249,25 +256,22 @@ class World:
         if driving > 1:
             raise SimError("two banks of multiplexers drive ADC pin %d at once: the firmware "
                            "enabled both" % gpio)
-        if self.clock_us - self.switched_us < self.phys["mux_settle_us"]:
-            i = self.last_sensor.get(a, i)
-        self.last_sensor[a] = i
+        fe = self.fe
+        s = i
+        v = 0.0
         if i < 0:
-            v = self.phys["dead_sensor_v"]
+            s = fe.source(a, self.select, fe.mask)  # every bank off, or a grounded channel
         else:
             v = self.volts(i)
             for f in self.faults:
                 if f[1] == i and f[2] > self.clock_us:
                     if f[0] == "dead_sensor":
-                        v = self.phys["dead_sensor_v"]
+                        s = OPEN  # unsoldered or unpowered: its channel drives nothing
                     elif f[0] == "noise":
                         v = self.rng.below(3300) / 1000.0
                     elif f[0] == "stuck_sensor":
                         return f[3]
-        fs = self.phys["adc_full_scale_v"]
-        raw = 0 if v < self.phys["adc_min_v"] else int(v / fs * 4095 + 0.5)
-        raw = 4095 if raw > 4095 else raw
-        u16 = raw << 4 | raw >> 8
+        u16 = fe.read(a, start + fe.sample_us, s, v)
         if i >= 0:
             self.last_read[i] = u16
         return u16
@@ -280,12 +284,13 @@ class World:
                 self.select |= 1 << b
             else:
                 self.select &= ~(1 << b)
-            self.switched_us = self.clock_us
+            self.fe.switched(self.clock_us, self.select)
             return
         b = self.bank_bits.get(gpio)
         if b is not None:
             self.bank_on[b] = not value  # E is active low
-            self.switched_us = self.clock_us
+            self.fe.banks(self.bank_on)
+            self.fe.switched(self.clock_us, self.select)
             return
         self.nfc.pin(gpio, value)
 
@@ -302,6 +307,7 @@ class World:
         for i in range(min(n, len(self.leds_map))):
             px = buf[i * bpp:(i + 1) * bpp]
             self.led_colours[self.leds_map[i]] = [px[order[0]], px[order[1]], px[order[2]]]
+        self.fe.leds(buf, order, bpp)
 
     # -- the world API: hands on the board -------------------------------------------------
     def _loc(self, at):

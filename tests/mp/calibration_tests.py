@@ -21,7 +21,7 @@ def test_baseline_follows_each_sensors_own_offset():
     measure.measure_baseline(b.scanner, b.calib, 16)
     for i in range(96):
         v = w.phys["vcc"] / 2 + w.offset_v[i]
-        expect = int(v / w.phys["adc_full_scale_v"] * 65535)
+        expect = w.fe.adc.u16(w.fe.at_pin(i, v))  # through the pull-down, as the ADC reads
         # averaging 16 readings with 4 mV noise: within about 2 mV (43 counts) of the truth
         check(abs(b.calib.base[i] - expect) < 120, "sensor %d: %d vs %d" % (
             i, b.calib.base[i], expect))
@@ -50,7 +50,9 @@ def test_pieces_measured_where_they_stand_upright_or_upside_down():
     cal = b.calib
     # the model's own field over a space: DRV5055A3 at 15 mV/mT, ~32 mT (hardware/README.md)
     for i, sign, got in ((one, 1, cal.up[one]), (five, -1, cal.down[five])):
-        swing = sign * (got - cal.base[i]) * w.phys["adc_full_scale_v"] / 65535
+        # the ADC's volts a reading, and the sensor's own swing before the pull-down divides it
+        swing = sign * (got - cal.base[i]) / calibration.U16_PER_CODE * calibration.ADC_CODE_V
+        swing /= w.fe.gain
         check(0.35 < swing < 0.6, "sensor %d swing %.3f V" % (i, swing))
     check(cal.down[one] == 0 and cal.up[five] == 0 and cal.up[six] == cal.down[six] == 0,
           "a sensor measured without a piece over it")

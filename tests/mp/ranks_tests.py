@@ -342,7 +342,7 @@ def test_the_pieces_step_takes_any_rank_for_a_sensors_own_gain():
     # what the board's average king gives on this sensor (at its own height), through its gain
     z = w.fld.z0[j] + w.fld.depth[j]
     kings = [abs(w.fld.pieces["%s-1" % col].bz(z, 0.0)) for col in w.colours]
-    field = sum(kings) / len(kings) * w.sens[j] / w.phys["adc_full_scale_v"] * 65535
+    field = calibration.swing_to_u16(sum(kings) / len(kings) * w.sens[j] * w.fe.gain)
     check(abs(king_here - field) < 0.12 * field, "king swing %d, expected about %d" % (
         king_here, field))
 

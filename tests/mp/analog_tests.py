@@ -1,0 +1,109 @@
+# The analog front end (host_tools/sim/analog.py) under the firmware's scanner, on MicroPython:
+# what the design of hardware/design/analog.json reads, against the design before issue 27 (one
+# ground for the LEDs and the sensors, a 100 kohm pull-down at each ADC pin). Expectations come
+# from the ranks (docs/board-protocols.md, section 3: red-4 the jester) and the scanner's
+# classes (a dead sensor is a fault, never a piece: firmware/hal/scanner.py).
+from simboard import scan_for, check
+from host_tools.sim.world import World, load_json, ANALOG_DESIGN
+from firmware.board import Board
+from firmware.calibrate import rank_at_spots
+from firmware.hal import measure
+from firmware.hal.scanner import NO_BAND, NAMES
+
+SCRATCH = "/tmp"
+RANKS = ("king", "knight", "citizen", "jester")
+DOG4 = "hardware/variants/dog-4"
+DOG6 = "hardware/variants/dog-6"
+WHITE = (255, 255, 255)
+STRIP_0 = [str(k) for k in range(16)]  # strip-0: track spaces 0-15, its LEDs chained 0-15
+
+
+def old_design():
+    """hardware/design/analog.json as it stood before issue 27."""
+    d = load_json(ANALOG_DESIGN)
+    d["grounds"] = "shared"                      # sensors and LEDs on one GND
+    d["adc_pull_down_ohm"] = 100000              # 100 kohm at each ADC pin
+    d["harness"]["analog_ground_conductors"] = 0
+    d["harness"]["led_ground_conductors"] = 5    # pins 3, 4, 6, 8 and 10 all GND
+    d["strip"]["led_ground_mm"] = 0.5            # a thin trace: the old design named no width
+    return d
+
+
+def board(seed, config, design=None):
+    """A fresh board of that variant on the front end of `design` (default: today's),
+    calibrated the way a person does it (ranks_tests.py): the empty board, then every piece on
+    its start-area spot in rank order, with every LED dark."""
+    w = World(seed, config=config, cards="dog-cards")
+    if design is not None:
+        w._front_end(design)
+    b = Board(config_dir=config, data_dir=SCRATCH)
+    held = []
+    for name in sorted(w.pieces):
+        held.append((name, w.locs[w.pieces[name][0]]))
+        w.lift(held[-1][1])
+    measure.measure_baseline(b.scanner, b.calib, 16)
+    for name, at in held:
+        w.place(name, at)
+    measure.measure_ranks(b.scanner, b.calib, rank_at_spots(b.locations))
+    scan_for(b, 200)
+    return w, b
+
+
+def read(b, loc):
+    i = b.index[loc]
+    k = b.scanner.band[i]
+    return NAMES[b.scanner.state[i]], None if k == NO_BAND else RANKS[k]
+
+
+def light_strip_0(b):
+    """The firmware lights strip-0's 16 LEDs white (at its own brightness)."""
+    for loc in STRIP_0:
+        b.leds.set(b.led_index(loc), *WHITE)
+    b.leds.show()
+
+
+def jester_under_lit_leds(design):
+    """A jester at the far end of strip-0, every LED of the strip lit: what the scanner reads
+    there, and the strip's other (empty) spaces that read a piece."""
+    w, b = board(21, DOG4, design)
+    w.lift("red:s4")
+    w.place("red-4", "15")
+    scan_for(b, 300)
+    check(read(b, "15") == ("upright", "jester"), "the jester, LEDs dark: %r" % (read(b, "15"),))
+    light_strip_0(b)
+    scan_for(b, 600)
+    ghosts = [loc for loc in STRIP_0[:-1] if read(b, loc)[0] != "empty"]
+    return read(b, "15"), ghosts
+
+
+def test_lit_leds_on_the_old_shared_ground_raise_a_jester_to_a_citizen():
+    seen, ghosts = jester_under_lit_leds(old_design())
+    check(seen == ("upright", "citizen"), "the jester under lit LEDs read %r" % (seen,))
+    check(ghosts, "no empty space near the strip's far end read a piece")
+
+
+def test_lit_leds_leave_a_jester_a_jester_on_the_separate_grounds():
+    seen, ghosts = jester_under_lit_leds(None)
+    check(seen == ("upright", "jester"), "the jester under lit LEDs read %r" % (seen,))
+    check(ghosts == [], "empty spaces read pieces under lit LEDs: %r" % (ghosts,))
+
+
+def dead_sensor_on_the_6_seat_board(design):
+    """Space 5 (multiplexer 0, on the ADC pin the scan reads first after each select step, with
+    bank 1's multiplexer beside it: the node's largest capacitance) loses its sensor with the
+    board empty around it. Returns what the scanner reported for it."""
+    w, b = board(22, DOG6, design)
+    check(read(b, "5") == ("empty", None), "space 5 before: %r" % (read(b, "5"),))
+    w.fault("dead_sensor", "5", 2000)
+    seen = scan_for(b, 400)
+    return [s for s in seen if s[0] == "5"]
+
+
+def test_a_dead_sensor_read_as_an_upside_down_piece_with_the_old_pull_down():
+    seen = dead_sensor_on_the_6_seat_board(old_design())
+    check(seen == [("5", "upside_down")], "the dead sensor gave %r" % (seen,))
+
+
+def test_a_dead_sensor_reads_as_a_fault_with_the_design_pull_down():
+    seen = dead_sensor_on_the_6_seat_board(None)
+    check(seen == [("5", "fault")], "the dead sensor gave %r" % (seen,))
