@@ -8,11 +8,12 @@ hardware/BUILD.md carries each variant's sheet; a test keeps it equal to what th
 import re
 
 from hardware.design import coords, coords_make, magnets
+from host_tools.sim.magnetics import bz_mt
 
 GROUP_LINK_MM = 60.0    # traces on one board join sensors this far apart; farther, a cable
 SLACK_MM = 50.0         # on every ribbon, to lift the game board off and route round corners
 RIBBON_STEP_MM = 50.0   # ribbons are cut to the next 50 mm
-ADC_FULL_SCALE_V = 3.1  # as firmware/hal/calibration.py converts readings
+REFERENCE_KIND = "space"  # a strip is tested with the reference piece on a space's stack
 KIT_SIZE = re.compile(r"([\d.]+)\s*mm\s*x\s*([\d.]+)\s*mm")
 
 
@@ -75,24 +76,26 @@ def reference_magnet(variant, spec):
 
 def acceptance(variant, spec=None, mech=None):
     """The limits of a strip's bench test with the reference piece upright (its magnet's south
-    pole down), from the nominal swing at the design's stack: absolute (sensitivity and
-    remanence tolerances, the gauge's thickness, the centring by eye) and relative to the
-    strip's median (the same piece on every sensor: only the sensor and the placement vary)."""
+    pole down) on a space's stack (magnets.json): absolute (sensitivity and remanence
+    tolerances, the gauge's thickness, the centring by eye) and relative to the strip's median
+    (the same piece on every sensor: only the sensor and the placement vary)."""
     spec = spec or magnets.table()
     mech = mech or coords_make.mechanics()
     ref = reference_magnet(variant, spec)
     if ref is None:
         return None
     what, d, l = ref
-    z = magnets.sensor_distance_mm(spec)
+    z = magnets.distance_mm(spec, variant.name, REFERENCE_KIND)
     br = spec["material"]["br_mt"]
     sens = spec["sensor"]["sensitivity_mv_per_mt"]
     acc = mech["acceptance"]
-    nominal = magnets.rod_field_mt(d, l, z, br) * sens
-    far = magnets.rod_field_mt(d, l, z + acc["gauge_mm"], br) / magnets.rod_field_mt(d, l, z, br)
-    near = magnets.rod_field_mt(d, l, z - acc["gauge_mm"], br) / magnets.rod_field_mt(d, l, z,
-                                                                                      br)
-    off = 1 - magnets.lateral_drop(z, l, acc["centring_mm"])
+
+    def field(dz, rho=0.0):
+        return bz_mt(br, d / 2, l, z + dz, rho)
+    nominal = field(0.0) * sens
+    far = field(acc["gauge_mm"]) / field(0.0)
+    near = field(-acc["gauge_mm"]) / field(0.0)
+    off = field(0.0, acc["centring_mm"]) / field(0.0)
     tol = spec["sensor"]["sensitivity_tolerance"]
     btol = spec["material"]["br_tolerance"]
     return {"piece": what, "d_mm": d, "l_mm": l, "z_mm": z, "nominal_mv": nominal,
@@ -106,9 +109,9 @@ def empty_window():
     """(lowest, highest) volts an empty sensor may read: the self-test's 'idles far from VCC/2'
     limit (firmware/selftest.py: half the nominal swing either side of mid)."""
     from firmware.hal import calibration as cal
-    mid = cal.MID * ADC_FULL_SCALE_V / 65535
-    half = cal.NOMINAL_SWING / 2 * ADC_FULL_SCALE_V / 65535
-    fault = (cal.FAULT_LO * ADC_FULL_SCALE_V / 65535, cal.FAULT_HI * ADC_FULL_SCALE_V / 65535)
+    mid = magnets.u16_volts(cal.MID)
+    half = magnets.u16_swing_volts(cal.NOMINAL_SWING) / 2
+    fault = (magnets.u16_volts(cal.FAULT_LO), magnets.u16_volts(cal.FAULT_HI))
     return mid - half, mid + half, fault
 
 

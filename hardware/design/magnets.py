@@ -12,7 +12,6 @@ from firmware.hal import calibration
 
 MAGNETS_FILE = os.path.join(data.DESIGN_DIR, "magnets.json")
 WAYS = ("upright", "upside_down")
-ADC_FULL_SCALE_V = 3.1  # as firmware/hal/calibration.py reads it
 NEIGHBOURS = 2  # a location between two others: the crosstalk of both (see crosstalk_mt)
 
 
@@ -21,7 +20,13 @@ def table():
 
 
 def u16_volts(u16):
-    return u16 * ADC_FULL_SCALE_V / 65535
+    """The volts at the ADC pin a reading stands for, as the firmware converts it."""
+    return calibration.u16_to_volts(u16)
+
+
+def u16_swing_volts(u16):
+    """A difference of readings as a difference of volts at the ADC pin."""
+    return calibration.u16_to_volts(u16) - calibration.ADC_OFFSET_V
 
 
 # -- geometry ---------------------------------------------------------------------------------
@@ -120,7 +125,7 @@ def limits(spec):
     return {"fault": (u16_volts(calibration.FAULT_LO), u16_volts(calibration.FAULT_HI)),
             "adc": (s["down_limit_v"], s["upright_limit_v"]),
             "sensor_mt": s["linear_range_mt"],
-            "detect_v": u16_volts(calibration.NOMINAL_SWING) * calibration.ON}
+            "detect_v": u16_swing_volts(calibration.NOMINAL_SWING) * calibration.ON}
 
 
 def board_rows(spec, name):
