@@ -2,7 +2,7 @@
 import time
 
 from simboard import fresh, check
-from firmware.hal.mfrc522 import CARD, REMOVED, TWO_CARDS, OK, NO_CARD
+from firmware.hal.mfrc522 import CARD, REMOVED, TWO_CARDS, OK, NO_CARD, TAG_POWER_UP_US
 
 SCRATCH = "/tmp"
 UID = bytes([0x04, 0x5A, 0x13, 0x22, 0x9C, 0x61, 0x80])
@@ -84,9 +84,16 @@ def test_two_cards_on_the_reader_are_a_collision_not_a_uid():
     check(polls(b, 1) == [CARD] and b.cards.uid == UID2, "after the collision")
 
 
+def powered(b):
+    """The reader's antenna on, and its tags given the time ISO/IEC 14443-3 allows them."""
+    b.cards.arm()
+    time.sleep_us(TAG_POWER_UP_US)
+
+
 def test_read_uid_checks_status_ok_for_a_present_card():
     w, b = fresh(7)
     w.card(UID)
+    powered(b)
     buf = bytearray(10)
     st = b.nfc.read_uid(buf)
     n = b.nfc.uid_len
@@ -98,6 +105,7 @@ def test_every_card_of_the_deck_reads_back_its_uid():
     buf = bytearray(10)
     for uid_hex, kind in w.deck:
         w.card(uid_hex)
+        powered(b)
         st = b.nfc.read_uid(buf)
         n = b.nfc.uid_len
         got = "".join(["%02x" % x for x in buf[:n]])
