@@ -12,6 +12,7 @@ UNIFORM_BYTE_SIGMA = 73.9   # one byte uniform over 0..255: sigma sqrt((256^2 - 
 SIGMAS = 3                  # the weakest and the most sensitive sticker of a deck: 3 sigma
 SEARCH_MM = 400.0           # farther than any board's readers lie from each other
 BISECTIONS = 40
+MID_PILE = 20               # a pile the report shows the middle of
 
 
 def ellip_ke(m):
@@ -161,3 +162,78 @@ def neighbour_ratio(spec, field, layout, pad, other):
     off = spec["sticker"]["placement_mm"]
     z = layout["antenna_depth_mm"]
     return field.h(gap - off, 0, z) / field.h(off, 0, z)
+
+
+def _pads_table(spec, field):
+    lo, nom, hi = _needs(spec)
+    out = ["| board | pads | field at a card on a pad | discard pile | strongest field at a card "
+           "of the pile | the most sensitive sticker needs |", "|---|---|---|---|---|---|"]
+    for name in sorted(spec["layouts"]):
+        lay = spec["layouts"][name]
+        depth = lay["antenna_depth_mm"]
+        pads = sorted(lay["pads_mm"])
+        own = field.h(0, 0, depth)
+        pile = max(pile_field(spec, field, lay, p) for p in pads)
+        px, py = lay["pile_mm"]
+        out.append("| %s | %s | %.1f A/m (%.0f mm over the antenna) | at (%d, %d) mm | %.2f A/m "
+                   "(%.0f x less) | %.2f A/m |" % (
+                       name, ", ".join(pads), own, depth, px, py, pile, lo / pile, lo))
+    return out
+
+
+def _sticker_lines(spec, field):
+    lo, nom, hi = _needs(spec)
+    depth = spec["layouts"]["agent-dog-4"]["antenna_depth_mm"]
+    s = spec["sticker"]
+    return [
+        "- A lone sticker powers up to %.0f mm above a module's antenna (%.0f mm for the most "
+        "sensitive, %.0f mm for the least sensitive of a deck, +-%d sigma)."
+        % (reach_mm(spec, field, nom), reach_mm(spec, field, lo), reach_mm(spec, field, hi),
+           SIGMAS),
+        "- A pile lying over a reader (%.0f mm under the bottom card, %.2f mm a card): every "
+        "sticker of it powers up only up to %d cards (%d with the least sensitive stickers); in "
+        "a pile of %d the middle card's sticker gets %.1f A/m. A DOG discard pile grows to most "
+        "of the 110-card deck: a reader under it could read neither the card played on top nor "
+        "an inventory of the pile, and from the second card on, two stickers in its field "
+        "collide (\"two cards on the reader\")."
+        % (depth, s["card_pitch_mm"], largest_pile(spec, field, depth, nom),
+           largest_pile(spec, field, depth, hi), MID_PILE, _mid_pile(spec, field, depth,
+                                                                      MID_PILE)),
+        "- The field at the board's surface falls under the most sensitive sticker's %.2f A/m "
+        "%.0f mm from a pad's centre: the discard pile's cards (put down within %d mm of its "
+        "centre) must lie farther."
+        % (lo, clear_mm(spec, field, depth, lo), s["placement_mm"]),
+    ]
+
+
+def _mid_pile(spec, field, depth, n):
+    p = stack_products(spec, n)
+    i = n // 2
+    return field.h(0, 0, depth + i * spec["sticker"]["card_pitch_mm"]) * detune(p, i, n)
+
+
+def _neighbour_lines(spec, field):
+    out = []
+    pause = spec["field"]["pause_fraction"]
+    for name in sorted(spec["layouts"]):
+        lay = spec["layouts"][name]
+        pads = sorted(lay["pads_mm"])
+        for p in pads:
+            worst = max([(neighbour_ratio(spec, field, lay, p, o), o) for o in pads if o != p]
+                        or [(0.0, None)])
+            if worst[1] is not None:
+                out.append("- %s, a card on the %s pad (up to %d mm off towards the %s pad): "
+                           "were the %s reader's field on as well, it would be %.1f %% of its "
+                           "own reader's there (above %.0f %% the sticker misses its reader's "
+                           "pauses)." % (name, p, spec["sticker"]["placement_mm"], worst[1],
+                                         worst[1], 100 * worst[0], 100 * pause))
+    return out
+
+
+def report(spec=None):
+    """The Card readers figures of hardware/README.md, computed from readers.json."""
+    spec = spec or load()
+    field = Field(spec)
+    lines = _pads_table(spec, field) + [""] + _sticker_lines(spec, field)
+    lines += _neighbour_lines(spec, field)
+    return "\n".join(lines) + "\n"
