@@ -13,6 +13,7 @@ SIGMAS = 3                  # the weakest and the most sensitive sticker of a de
 SEARCH_MM = 400.0           # farther than any board's readers lie from each other
 BISECTIONS = 40
 MID_PILE = 20               # a pile the report shows the middle of
+PILE_BOARD = "agent-dog-4"  # whose pad the report's pile figures stand on (the DOG boards')
 
 
 def ellip_ke(m):
@@ -183,7 +184,7 @@ def _pads_table(spec, field):
 
 def _sticker_lines(spec, field):
     lo, nom, hi = _needs(spec)
-    depth = spec["layouts"]["agent-dog-4"]["antenna_depth_mm"]
+    depth = spec["layouts"][PILE_BOARD]["antenna_depth_mm"]
     s = spec["sticker"]
     return [
         "- A lone sticker powers up to %.0f mm above a module's antenna (%.0f mm for the most "

@@ -252,8 +252,8 @@ class Table:
         self.reach = [[] for _ in self.pads]
         seen = []
         for st in self.stacks + [self.pile]:
-            if st in seen or not st:
-                continue
+            if not st or any(st is s for s in seen):
+                continue  # (a pile lying on a pad is that pad's stack)
             seen.append(st)
             self._stack_fields(st)
 
