@@ -1,6 +1,7 @@
 # The application: the referee at 50 scans per second. Each pass scans the sensors, polls the
-# card reader (every 5th pass), the buttons and the console, and redraws the LEDs when
-# something changed (and five times a second for blinking).
+# card reader (every 5th pass; its antenna on from the pass before: hal/mfrc522.poll_turn),
+# the buttons and the console, and redraws the LEDs when something changed (and five times a
+# second for blinking).
 import gc
 import time
 
@@ -14,7 +15,7 @@ from firmware.view import View
 from firmware.shown import Shown
 from firmware.console import (Console, StdinLines, stdout_parts, deployed_version,
                               report_boot)
-from firmware.hal.mfrc522 import CARD, TWO_CARDS
+from firmware.hal.mfrc522 import CARD, TWO_CARDS, poll_turn
 from firmware.hal.buttons import PRESS, RELEASE, HOLD
 
 DEFAULT_LAYOUT = "agent-dog-4"  # a board whose config names no layout is the Agent DOG board
@@ -112,8 +113,8 @@ class App:
             self.store.ready()  # so that no save waits for a sector erase
         if self.ref.transit_left and self.ref.tick():
             self.dirty = True  # a piece stood too long on a space its move passes: refused
-        if n % NFC_EVERY == 0:
-            ev = b.cards.poll()
+        if poll_turn(b.readers, n % NFC_EVERY) >= 0:
+            ev = b.cards.event
             if ev == CARD:
                 self.ref.on_card("".join(["%02x" % x for x in b.cards.uid]))
             elif ev == TWO_CARDS:

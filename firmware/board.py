@@ -164,19 +164,18 @@ class Board:
         nfc = pins["nfc"]
         spi = machine.SPI(nfc["spi"], baudrate=nfc["baudrate"], sck=machine.Pin(nfc["sck"]),
                           mosi=machine.Pin(nfc["mosi"]), miso=machine.Pin(nfc["miso"]))
-        self.nfc = MFRC522(spi, machine.Pin(nfc["cs"], machine.Pin.OUT, value=1),
-                           machine.Pin(nfc["rst"], machine.Pin.OUT, value=1))
+        # every reader's chip select high before the bus carries a byte (nfc.more_cs: further
+        # readers on the same bus, named by nfc.readers): a select left floating would let a
+        # module answer with the one addressed. One pulse of the shared reset restarts them all
+        cs = [machine.Pin(g, machine.Pin.OUT, value=1)
+              for g in [nfc["cs"]] + list(nfc.get("more_cs", ()))]
+        rst = machine.Pin(nfc["rst"], machine.Pin.OUT, value=1)
+        self.nfc = MFRC522(spi, cs[0], rst)
         self.cards = CardReader(self.nfc)
-        # further readers on the same bus (nfc.more_cs, named by nfc.readers): each MFRC522 is
-        # set up after the last pulse of the shared reset line, which clears every chip
         self.readers = [self.cards]
         self.reader_names = nfc.get("readers", ["cards"])
-        rst = self.nfc.rst
-        for cs in nfc.get("more_cs", ()):
-            self.readers.append(CardReader(MFRC522(spi, machine.Pin(cs, machine.Pin.OUT, value=1),
-                                                   rst)))
-        for r in self.readers[:-1]:
-            r.chip.init()
+        for pin in cs[1:]:
+            self.readers.append(CardReader(MFRC522(spi, pin, rst, reset=False)))
         led = pins["leds"]
         power = pins["power"]
         np = neopixel.NeoPixel(machine.Pin(led["pin"], machine.Pin.OUT), led["count"])

@@ -175,7 +175,10 @@ def test_readme_carries_every_variants_computed_power_budget(variant, boards):
     assert "DRV5055A3 x %d |" % len(variant.sensors) in block
     assert "WS2812B x %d (firmware limit)" % len(variant.leds) in block
     n = 1 + len(variant.pins["nfc"].get("more_cs", []))
-    assert ("| RC522 module |" if n == 1 else "| RC522 module x %d |" % n) in block
+    assert ("| RC522 module (chip) |" if n == 1 else "| RC522 module (chip) x %d |" % n) in block
+    # one antenna driver on at a time, whatever the number of readers
+    assert ("| RC522 antenna driver |" if n == 1 else
+            "| RC522 antenna driver x %d, 1 on at a time |" % n) in block
 
 
 # --- every variant's checks can fail ---
@@ -248,20 +251,35 @@ def test_the_gpio_check_holds_each_variants_own_roles(variant):
 # --- the card readers: one SPI bus, a chip select each ---
 
 def test_every_reader_is_on_the_shared_bus_with_its_own_chip_select(variant, boards):
-    # the MFRC522 shares SCK, MOSI, MISO (driven only while its SDA is low) and the reset line;
-    # cs selects the first reader, each of more_cs one more (the Agent Avenue board: three)
+    # the MFRC522s share SCK, MOSI, MISO and the reset line; cs selects the first reader, each
+    # of more_cs one more (the Agent Avenue board: three); every module is fed from the buck's
+    # 3.3 V and its select pulled up to it; where several share the bus, a module's MISO
+    # reaches it through a buffer that its own select enables (hardware/README.md, Card
+    # readers)
     main = boards["main"]
     nfc = variant.pins["nfc"]
     selects = [nfc["cs"]] + nfc.get("more_cs", [])
     headers = parts_of(main, "nfc_header")
     assert len(headers) == len(selects)
     for header, cs in zip(headers, selects):
-        assert socket_pin(main, cs) in net_pins(pin(header, "SDA")), header.ref
-        for signal, key in (("SCK", "sck"), ("MOSI", "mosi"), ("MISO", "miso"), ("RST", "rst")):
+        sda = net_pins(pin(header, "SDA"))
+        assert socket_pin(main, cs) in sda, header.ref
+        for signal, key in (("SCK", "sck"), ("MOSI", "mosi"), ("RST", "rst")):
             assert socket_pin(main, nfc[key]) in net_pins(pin(header, signal)), (header.ref,
                                                                                  signal)
-        assert pin(header, "3.3V").net.name == circuit.V3_ESP
+        assert pin(header, "3.3V").net.name == circuit.V3_NFC == circuit.V3_SENSOR
         assert pin(header, "GND").net.name == circuit.GND
+        pull = [p for p in sda if p.part.fields.get("Role") == "r_cs_pu"]
+        assert len(pull) == 1 and circuit.V3_NFC in [q.net.name for q in pull[0].part.pins]
+        miso = net_pins(pin(header, "MISO"))
+        if len(selects) == 1:
+            assert socket_pin(main, nfc["miso"]) in miso, header.ref
+        else:
+            assert socket_pin(main, nfc["miso"]) not in miso, header.ref
+            buf = [p.part for p in miso if p.part.fields.get("Role") == "miso_buffer"]
+            assert len(buf) == 1, header.ref
+            assert pin(buf[0], "~{OE}") in sda  # enabled by this reader's select alone
+            assert socket_pin(main, nfc["miso"]) in net_pins(pin(buf[0], "Y"))
         # no other reader's select on this one's SDA
         others = [socket_pin(main, g) for g in selects if g != cs]
-        assert not any(p in net_pins(pin(header, "SDA")) for p in others), header.ref
+        assert not any(p in sda for p in others), header.ref

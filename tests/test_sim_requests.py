@@ -154,6 +154,7 @@ def foreign(sim):
            ({"op": "card", "card": kind, "reader": "side"}, "reader"),
            ({"op": "card", "uid": uid, "reader": "side"}, "reader"),
            ({"op": "card_off", "reader": "side"}, "reader"),
+           ({"op": "discard", "reader": "side"}, "reader"),
            ({"op": "fault", "kind": "noise", "at": beyond, "ms": 100}, beyond),
            ({"op": "fault", "kind": "dead_sensor", "at": "nowhere"}, "nowhere"),
            ({"op": "fault", "kind": "stuck_sensor", "at": "red:h5"}, "red:h5"),
@@ -165,6 +166,7 @@ def foreign(sim):
     if sim.board != AVENUE:  # the DOG boards' one reader has no name
         out += [({"op": "card", "card": kind, "reader": "up"}, "one card reader"),
                 ({"op": "card_off", "reader": "tap"}, "one card reader"),
+                ({"op": "discard", "reader": "tap"}, "one card reader"),
                 ({"op": "fault", "kind": "nfc_crc", "at": "up"}, "up")]
     if not sim.mirror.ranked:
         out.append(({"op": "fault", "kind": "weak_magnet", "at": home}, "no rank magnets"))

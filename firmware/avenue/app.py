@@ -1,8 +1,9 @@
 # The application of the Agent Avenue board (hardware/variants/agent-avenue names this module in
 # its variant.json; firmware/app.py's main builds the App found here). The same loop as the DOG
 # boards' at 50 scans per second: the hall sensors under the 14 spaces, the three card readers
-# (every 5th scan), the buttons and the console, the LEDs redrawn when something changed and five
-# times a second for blinking; the same drivers, store, card map and console.
+# (each once in 5 scans, one field on at a time: hal/mfrc522.poll_turn), the buttons and the
+# console, the LEDs redrawn when something changed and five times a second for blinking; the
+# same drivers, store, card map and console.
 import gc
 import json
 import time
@@ -12,7 +13,7 @@ from firmware.store import LOST, open_store
 from firmware.cardmap import CardMap
 from firmware.console import (Console, StdinLines, stdout_parts, deployed_version,
                               report_boot)
-from firmware.hal.mfrc522 import CARD, REMOVED, TWO_CARDS
+from firmware.hal.mfrc522 import CARD, REMOVED, TWO_CARDS, poll_turn
 from firmware.hal.buttons import PRESS, RELEASE, HOLD
 from firmware.hal.scanner import UP as UPRIGHT, DOWN as UPSIDE_DOWN
 from firmware.avenue import referee as R
@@ -114,17 +115,18 @@ class App:
             self.dirty = True
         elif n % READY_EVERY == 0:
             self.store.ready()  # so that no save waits for a sector erase
-        if n % NFC_EVERY == 0:
-            readers = b.readers
-            for j in range(len(readers)):
-                ev = readers[j].poll()
-                if ev == CARD:
-                    ref.on_pad(self.reader_role[j], _hex(readers[j].uid))
-                elif ev == REMOVED:
-                    ref.on_pad_off(self.reader_role[j])
-                elif ev == TWO_CARDS:
-                    ref.on_two(self.reader_role[j])
-            ref.tick()
+        readers = b.readers
+        j = poll_turn(readers, n % NFC_EVERY)
+        if j >= 0:
+            ev = readers[j].event
+            if ev == CARD:
+                ref.on_pad(self.reader_role[j], _hex(readers[j].uid))
+            elif ev == REMOVED:
+                ref.on_pad_off(self.reader_role[j])
+            elif ev == TWO_CARDS:
+                ref.on_two(self.reader_role[j])
+            if j == len(readers) - 1:
+                ref.tick()  # a round of reader polls done
         now = time.ticks_ms()
         ev = b.confirm.poll(now)
         if ev:

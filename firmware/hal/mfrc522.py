@@ -3,11 +3,19 @@
 # datasheet (rev. 3.9); frames from ISO/IEC 14443-3.
 #
 # CardReader turns polls into events: a card is reported once per placement (a card held still
-# is woken with WUPA, read and halted again at every poll, but not reported again), removal
-# after `miss_limit` empty polls, two cards on the reader as a collision. A frame that fails
-# its BCC or CRC_A check, or any receive error, is an error for that poll, never a UID.
+# is read again at every poll, but not reported again), removal after `miss_limit` empty polls,
+# two cards on the reader as a collision. A frame that fails its BCC or CRC_A check, or any
+# receive error, is an error for that poll, never a UID.
+#
+# A reader's antenna is on only while it is polled (hardware/README.md, Card readers): readers
+# side by side would otherwise reach each other's cards, and each field draws 60-100 mA. A tag
+# needs up to 5 ms in the field before it answers, so a poll switches the field on and waits
+# that long, unless arm() switched it on earlier (a scan before: no wait at all). Switching the
+# field off resets every tag in it, so no HLTA is needed after a read.
+import time
 
 COMMAND = 0x01
+POWER_DOWN = 0x10  # CommandReg: reads 1 while the chip starts after a reset
 COM_IRQ = 0x04
 ERROR = 0x06
 FIFO_DATA = 0x09
@@ -27,6 +35,15 @@ VERSION = 0x37
 CMD_IDLE = 0x00
 CMD_TRANSCEIVE = 0x0C
 CMD_SOFT_RESET = 0x0F
+TX_RF_EN = 0x03   # TxControlReg: the two antenna drivers
+
+# MFRC522 data sheet: after NRSTPD rises, and after SoftReset, the chip is ready once its
+# crystal runs and 1024 clocks have passed; writes before that are lost. Waited for by reading
+# PowerDown, at most this long (the crystal's start-up is the module's: a generous bound)
+READY_WAIT_US = 50000
+READY_POLL_US = 100
+# ISO/IEC 14443-3: a PICC accepts a request within 5 ms of entering an unmodulated field
+TAG_POWER_UP_US = 5000
 
 OK = 0
 NO_CARD = 1
@@ -35,7 +52,6 @@ COLLISION = 3
 
 REQA = 0x26
 WUPA = 0x52
-HLTA = 0x50
 CL1 = 0x93
 CL2 = 0x95
 CL3 = 0x97
@@ -57,7 +73,9 @@ def crc_a(data, n=-1):
 
 
 class MFRC522:
-    def __init__(self, spi, cs, rst):
+    def __init__(self, spi, cs, rst, reset=True):
+        """reset False: the shared reset line was pulsed for another chip on the bus already
+        (every chip on it restarted then)."""
         self.spi = spi
         self.cs = cs
         self.rst = rst
@@ -76,10 +94,23 @@ class MFRC522:
         self._burst_views = [None] * (len(self._burst) + 1)  # type: list
         self.uid_len = 0   # bytes of the UID read_uid read
         self.added = 0     # bytes of the UID the last cascade level added
+        self.tx_off = 0
         cs.value(1)
-        rst.value(0)
-        rst.value(1)
+        if reset:
+            rst.value(0)
+            rst.value(1)
+        self.wait_ready()
         self.init()
+
+    def wait_ready(self):
+        """Waits until the chip has started after a reset; False if it never does (no chip,
+        or no clock), which the self-test reports from VersionReg."""
+        t0 = time.ticks_us()
+        while self.read(COMMAND) & POWER_DOWN:
+            if time.ticks_diff(time.ticks_us(), t0) > READY_WAIT_US:
+                return False
+            time.sleep_us(READY_POLL_US)
+        return True
 
     def write(self, reg, val):
         w = self._w
@@ -130,6 +161,7 @@ class MFRC522:
 
     def init(self):
         self.write(COMMAND, CMD_SOFT_RESET)
+        self.wait_ready()
         # timer: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 60 ticks = 1.5 ms, started after each
         # transmission (TAuto): a tag answers within about 0.1 ms, so no poll blocks for long
         self.write(T_MODE, 0x80)
@@ -138,7 +170,10 @@ class MFRC522:
         self.write(T_RELOAD_L, 60)
         self.write(TX_ASK, 0x40)   # 100 % ASK modulation, as type A needs
         self.write(MODE, 0x3D)     # CRC preset 0x6363
-        self.write(TX_CONTROL, self.read(TX_CONTROL) | 0x03)  # antenna on
+        self.tx_off = self.read(TX_CONTROL) & ~TX_RF_EN & 0xFF  # the antenna off, as reset left it
+
+    def antenna(self, on):
+        self.write(TX_CONTROL, self.tx_off | TX_RF_EN if on else self.tx_off)
 
     def version(self):
         return self.read(VERSION)
@@ -215,15 +250,6 @@ class MFRC522:
         self.added = 4
         return ERR if sak & 0x04 else OK
 
-    def halt(self):
-        f = self.frame
-        f[0] = HLTA
-        f[1] = 0
-        c = crc_a(f, 2)
-        f[2] = c & 0xFF
-        f[3] = c >> 8
-        self.transceive(4)  # a halted card does not answer: NO_CARD is the expected outcome
-
     def read_uid(self, uid):
         """Reads one card's UID into uid (10 bytes room). Returns the status; self.uid_len is
         the UID's length (0 unless OK)."""
@@ -238,7 +264,6 @@ class MFRC522:
                 return st
             n += self.added
             if self.added == 4:
-                self.halt()
                 self.uid_len = n
                 return OK
         return ERR
@@ -258,10 +283,31 @@ class CardReader:
         self.misses = 0
         self.collided = False
         self.errors = 0
+        self.armed = False
+        self.armed_at = 0
+        self.event = 0  # what the last poll found (poll_turn's caller reads it)
+
+    def arm(self):
+        """Switches the antenna on ahead of the next poll, so its tags are powered by then."""
+        self.chip.antenna(True)
+        self.armed = True
+        self.armed_at = time.ticks_us()
 
     def poll(self):
-        """One look at the reader: CARD (self.uid), REMOVED, TWO_CARDS, or 0 for nothing new."""
+        """One look at the reader: CARD (self.uid), REMOVED, TWO_CARDS, or 0 for nothing new.
+        The antenna is on for the look (waiting for the tags to power up unless arm() gave them
+        the time already) and off after it."""
+        if not self.armed:
+            self.arm()
+        left = TAG_POWER_UP_US - time.ticks_diff(time.ticks_us(), self.armed_at)
+        if left > 0:
+            time.sleep_us(left)
         st = self.chip.read_uid(self.buf)
+        self.chip.antenna(False)
+        self.armed = False
+        return self._event(st)
+
+    def _event(self, st):
         if st == OK:
             self.misses = 0
             self.collided = False
@@ -301,3 +347,19 @@ class CardReader:
             if uid[j] != buf[j]:
                 return False
         return True
+
+
+def poll_turn(readers, s):
+    """Scan s (0 .. NFC_EVERY - 1) of a round of the readers' polls, one field on at a time:
+    reader s - 1, armed a scan ago, is polled and its field switched off; then reader s is
+    armed for the next scan. So every reader is polled once a round, its tags powered for a
+    whole scan before, with no wait. Returns the index of the reader polled (its event in
+    .event), or -1."""
+    j = s - 1
+    if 0 <= j < len(readers):
+        readers[j].event = readers[j].poll()
+    else:
+        j = -1
+    if s < len(readers):
+        readers[s].arm()
+    return j

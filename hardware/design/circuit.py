@@ -1,7 +1,7 @@
 """The circuit, generated with SKiDL from a board variant's maps and the parts library.
 
 A variant is a main board (USB-C input, sensor buck, ESP32-DevKitC sockets, LED level shifter,
-NFC header, buttons, buzzer, one connector per strip) and its strips: one sensor strip per
+the readers' headers with their bus parts, buttons, buzzer, one connector per strip) and its strips: one sensor strip per
 multiplexer (the multiplexer, its sensors and the LEDs at the same locations) and, when some LEDs
 have no sensor under them (the seats), an LED-only strip. Each board is its own SKiDL circuit,
 so each gets its own netlist and PCB; the strips' connectors mate the main board's pin for pin
@@ -10,7 +10,7 @@ through roles.json; no location from anywhere but sensors.json and leds.json.
 """
 import re
 
-from hardware.design import data
+from hardware.design import data, readers
 from hardware.design.skidl_quiet import (PIN_TYPES, POWER_DRIVE, SKIDL, Circuit, Net, Part,
                                          Pin)
 
@@ -32,6 +32,11 @@ SHIFTER_SPARE = ("2", "3", "4")
 NFC_PINS = (("SDA", "nfc.cs"), ("SCK", "nfc.sck"), ("MOSI", "nfc.mosi"), ("MISO", "nfc.miso"),
             ("RST", "nfc.rst"))
 MORE_CS_ROLE = "nfc.more_cs"
+MISO_ROLE = "nfc.miso"
+# the readers' 3.3 V: the buck's (each module's antenna driver takes 60-100 mA in pulses, and up
+# to three of them would load the DevKit's LDO and its ESP32 rail: the power budget)
+V3_NFC = V3_SENSOR
+READER_MISO = "NFC_MISO_{}"  # a module's own MISO, before its buffer
 BUZZER_ROLE = "buzzer.pin"
 LED_ROLE = "leds.pin"
 BUTTON_ROLES = ("buttons.confirm", "buttons.back")
@@ -210,8 +215,6 @@ def build_main(variant, library=None):
                 p += board.net(V5)
             elif p.name == GND:
                 p += board.net(GND)
-            elif p.name == "3V3":
-                p += board.net(V3_ESP)
     table = data.roles()
     for path, index, gpio in data.gpio_uses(variant.pins, table):
         if gpio not in gpio_pins:
@@ -221,7 +224,9 @@ def build_main(variant, library=None):
     for s in sockets:
         for p in s.pins:
             if not p.is_connected():
-                board.nc(p)     # EN, the UART, the flash pins and the spare GPIOs
+                # EN, the UART, the flash pins, the spare GPIOs, and the DevKit's own 3V3
+                # (the readers take the buck's 3.3 V)
+                board.nc(p)
 
     # Each multiplexer's output: the ADC pin, a pull-down, the strip cable. The strips'
     # analog ground meets the LED and supply ground at one point (hardware/design/analog.json).
@@ -246,25 +251,8 @@ def build_main(variant, library=None):
         board.nc(pin_of(shifter, unit + "Y"))
     two_pin(board, "c_led_bulk", V5, GND)
 
-    # The NFC reader's cable, fed from the DevKit's 3.3 V.
-    nfc = board.place("nfc_header")
-    board.connectors.append((nfc, "RC522 module"))
-    for pin_name, role in NFC_PINS:
-        board.connect(nfc, pin_name, nets[role][0])
-    board.nc(pin_of(nfc, "IRQ"))
-    board.connect(nfc, "GND", GND)
-    board.connect(nfc, "3.3V", V3_ESP)
-    two_pin(board, "c_nfc", V3_ESP, GND)
-    # Further readers on the same bus (nfc.more_cs): the same cable, each its own chip select.
-    for cs in nets.get(MORE_CS_ROLE, ()):
-        more = board.place("nfc_header")
-        board.connectors.append((more, "RC522 module on " + cs))
-        for pin_name, role in NFC_PINS:
-            board.connect(more, pin_name, cs if role == "nfc.cs" else nets[role][0])
-        board.nc(pin_of(more, "IRQ"))
-        board.connect(more, "GND", GND)
-        board.connect(more, "3.3V", V3_ESP)
-        two_pin(board, "c_nfc", V3_ESP, GND)
+    # The card readers' cables: the first on nfc.cs, further ones (nfc.more_cs) on the same bus.
+    place_readers(board, nets, readers.load()["bus"])
 
     # Buttons to GND (the ESP32's internal pull-ups).
     for role in BUTTON_ROLES:
@@ -295,6 +283,36 @@ def build_main(variant, library=None):
             else:
                 p += board.net(net)
     return board
+
+
+def place_readers(board, nets, bus):
+    """One RC522 header per reader, fed from the readers' rail; per readers.json's bus: each
+    chip select pulled up (every module deselected while the ESP32 is in reset), and, where
+    several readers share the bus, each module's MISO through a buffer its chip select enables
+    (common modules hold MISO low while deselected)."""
+    selects = [nets["nfc.cs"][0]] + list(nets.get(MORE_CS_ROLE, ()))
+    buffered = bus["miso_buffered"] and len(selects) > 1
+    for k, cs in enumerate(selects):
+        nfc = board.place("nfc_header")
+        board.connectors.append((nfc, "RC522 module" + ("" if k == 0 else " on " + cs)))
+        miso = READER_MISO.format(k) if buffered else nets[MISO_ROLE][0]
+        for pin_name, role in NFC_PINS:
+            net = cs if role == "nfc.cs" else miso if role == MISO_ROLE else nets[role][0]
+            board.connect(nfc, pin_name, net)
+        board.nc(pin_of(nfc, "IRQ"))
+        board.connect(nfc, "GND", GND)
+        board.connect(nfc, "3.3V", V3_NFC)
+        two_pin(board, "c_nfc", V3_NFC, GND)
+        if bus["cs_pull_up"]:
+            two_pin(board, "r_cs_pu", cs, V3_NFC)
+        if buffered:
+            buf = board.place("miso_buffer")
+            board.connect(buf, "~{OE}", cs)
+            board.connect(buf, "A", miso)
+            board.connect(buf, "Y", nets[MISO_ROLE][0])
+            board.connect(buf, "VCC", V3_NFC)
+            board.connect(buf, "GND", GND)
+            two_pin(board, "c_dec", V3_NFC, GND)
 
 
 def header_component(strip):

@@ -50,6 +50,17 @@ def led_line(variant, comp, qty):
                 % (comp["supply"]["source"], qty, per_led, qty * per_led, pw["led_budget_ma"]))
 
 
+def module_line(mod, s, q):
+    """A module's draw on its rail: q modules, of which s["at_once"] at most draw at once
+    (the readers' antenna drivers: one on at a time)."""
+    on = min(q, s.get("at_once", q))
+    label = s.get("label", mod["value"])
+    label = label if q == 1 else "%s x %d" % (label, q)
+    if on < q:
+        label += ", %d on at a time" % on
+    return Line(label, q, s["rail"], on * s["typ_ma"], on * s["max_ma"], s["source"])
+
+
 def budget(variant, library=None, boards=None):
     library = library or data.parts()
     if boards is None:
@@ -73,12 +84,10 @@ def budget(variant, library=None, boards=None):
     for key in sorted(library["modules"]):
         mod = library["modules"][key]
         if n.get(mod.get("plugs_into")):
-            if "supply" in mod:
-                s = mod["supply"]
-                q = n[mod["plugs_into"]]    # one module per header it plugs into
-                label = mod["value"] if q == 1 else "%s x %d" % (mod["value"], q)
-                lines.append(Line(label, q, s["rail"], q * s["typ_ma"], q * s["max_ma"],
-                                  s["source"]))
+            q = n[mod["plugs_into"]]    # one module per header it plugs into
+            for part in ("supply", "antenna"):
+                if part in mod:
+                    lines.append(module_line(mod, mod[part], q))
             if "converter" in mod:
                 converters.append((mod["value"], mod["converter"]))
     rails = {}

@@ -144,6 +144,13 @@ class Players:
         self.put(uid, "tap")
         self.take("tap")
 
+    def tap_discard(self, uid):
+        """A card discarded: tapped on the tap pad, then put on the discard pile beside it."""
+        self.put(uid, "tap")
+        self.pads["tap"] = None
+        self.ask({"op": "discard", "reader": "tap"})
+        self.wait(OFF_MS)
+
     def press(self, button, ms=100):
         self.ask({"op": "press", "button": button, "ms": ms})
         self.wait(ms + 200)
@@ -191,7 +198,7 @@ class Players:
         self.pending = (mv, new, events)
         if mv.kind == M.DISCARD:
             self.light_seat(mv.seat)
-            self.tap(self.uid(TB.agent_names[self.discarded_kind()]))
+            self.tap_discard(self.uid(TB.agent_names[self.discarded_kind()]))
         elif mv.kind == M.PLAY:
             self.play_cards(mv)
         elif mv.kind == M.RECRUIT:
@@ -357,7 +364,7 @@ class Players:
             self.play_cards(mv, view["pads"])
         elif mv.kind == M.DISCARD:
             self.light_seat(mv.seat)
-            self.tap(self.uid(TB.agent_names[self.discarded_kind()]))
+            self.tap_discard(self.uid(TB.agent_names[self.discarded_kind()]))
         else:
             if view["taken"] is None:
                 self.light_seat(mv.seat)

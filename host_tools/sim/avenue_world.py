@@ -1,11 +1,12 @@
 # The Agent Avenue board, simulated (hardware/variants/agent-avenue): 14 spaces with a hall
 # sensor each on one multiplexer, two pawns whose magnets stand with opposite poles down, three
-# MFRC522 readers (up, down, tap) on one SPI bus with their own chip selects and a shared reset,
-# the LED chain, two buttons and a buzzer. Everything else (board time, ADC, LEDs, buttons,
+# MFRC522 readers (up, down, tap) on one SPI bus with their own chip selects and a shared reset
+# (host_tools/sim/nfc_chip.py: the pads, the discard pile and the fields as designed), the LED
+# chain, two buttons and a buzzer. Everything else (board time, ADC, LEDs, buttons,
 # faults, hands on pawns) is the Agent DOG world's: this is a World with other maps.
 from shared_rules.rng import Rng
 from host_tools.sim import world as W
-from host_tools.sim.nfc_chip import Mfrc522, Tag
+from host_tools.sim import nfc_chip
 
 VARIANT = "hardware/variants/agent-avenue/"
 DEFAULT_READER = "tap"  # a card op naming no reader: the pad for everything but the play
@@ -20,46 +21,12 @@ def _load(folder, name):
     return W.load_json(folder.rstrip("/") + "/" + name)
 
 
-class ReaderView:
-    """What one reader chip sees of the world: its own pad's tags, the shared board clock,
-    the NFC faults of every reader and of its own, and the world's random numbers."""
-
-    def __init__(self, world, cs, rst, name):
-        self.world = world
-        self.name = name
-        self.pins = {"nfc": {"cs": cs, "rst": rst}}
-        self.tags = []
-        self.rng = world.rng
-
-    def advance_us(self, us):
-        self.world.advance_us(us)
-
-    def nfc_corrupt(self):
-        return self.world.nfc_corrupt(self.name)
-
-
-class Bus:
-    """SPI2 with several MFRC522 on it: pin changes reach every chip (each knows its chip
-    select and the shared reset); a byte goes to the one selected."""
-
-    def __init__(self, chips):
-        self.chips = chips
-
-    def pin(self, gpio, value):
-        for c in self.chips:
-            c.pin(gpio, value)
-
-    def xfer(self, byte):
-        out = 0xFF
-        for c in self.chips:
-            if c.selected:
-                out = c.xfer(byte)
-        return out
-
-
 class AvenueWorld(W.World):
     ranked = False  # two pawns: nothing to calibrate for ranks
-    def __init__(self, seed=1, folder=VARIANT, magnets=None):
+    def __init__(self, seed=1, folder=VARIANT, magnets=None, readers=None):
+        """magnets: the magnets' design figures (default hardware/design/magnets.json's);
+        readers: the card readers' design (hardware/design/readers.json as parsed; default
+        that file)."""
         W._current[0] = self
         self.rng = Rng(seed)
         self.phys = W.load_json("host_tools/sim/data/physics.json")
@@ -121,42 +88,28 @@ class AvenueWorld(W.World):
         self.buzzer = []
         nfc = self.pins["nfc"]
         self.reader_names = list(nfc["readers"])
-        cs = [nfc["cs"]] + list(nfc["more_cs"])
-        self.views = {}
-        chips = []
-        for j in range(len(cs)):
-            v = ReaderView(self, cs[j], nfc["rst"], self.reader_names[j])
-            self.views[self.reader_names[j]] = v
-            chips.append(Mfrc522(v))
-        self.nfc = Bus(chips)
-        self.tags = []  # the Agent DOG world's one reader: unused here
+        self.board = self.variant["layout"]
+        self._readers(seed, readers, self.reader_names, [nfc["cs"]] + list(nfc["more_cs"]),
+                      self.reader_names)
         self.adc_reads = 0
         self.hook = None
         self.wait_until = 0
         self.deck = self._deck()
+        self.table.stock([nfc_chip.parse_uid(uid) for uid, _ in self.deck])
 
-    def _reader(self, reader):
+    def _pad(self, reader):
         r = DEFAULT_READER if reader is None else reader
-        if r not in self.views:
+        if r not in self.reader_names:
             raise W.SimError("readers are %s" % ", ".join(self.reader_names))
-        return self.views[r]
-
-    def card(self, uid, reader=None):
-        """Puts a card with that 7-byte UID on a pad (default: tap) until card_off."""
-        v = self._reader(reader)
-        if type(uid) is str:
-            uid = bytes([int(uid[j:j + 2], 16) for j in range(0, len(uid), 2)])
-        if len(uid) != 7:
-            raise W.SimError("an NTAG213 UID has 7 bytes")
-        v.tags.append(Tag(uid))
+        return self.reader_names.index(r)
 
     def card_off(self, reader=None):
         """Takes the cards off one pad, or off every pad."""
-        if reader is None:
-            for name in self.views:
-                self.views[name].tags = []
-        else:
-            self._reader(reader).tags = []
+        if reader is not None:
+            W.World.card_off(self, reader)
+            return
+        for j in range(len(self.reader_names)):
+            self.table.take(j)
 
     def _deck(self):
         """The 53 physical cards: 38 agents and 15 black-market cards, with sticker UIDs."""
@@ -178,13 +131,14 @@ class AvenueWorld(W.World):
 
     def snapshot(self):
         tags = {}
-        for name in self.reader_names:
-            tags[name] = ["".join(["%02x" % b for b in t.uid]) for t in self.views[name].tags]
-        return {"pieces": self.world(), "placed": self.placed(), "tags": tags}
+        for j in range(len(self.reader_names)):
+            tags[self.reader_names[j]] = [t.hex() for t in self.table.lying(j)]
+        return {"pieces": self.world(), "placed": self.placed(), "tags": tags,
+                "pile": [t.hex() for t in self.table.piled()]}
 
     def restore(self, snap):
         self._restore_pieces(snap)
-        self.card_off()
+        self.restore_cards(snap)
         for reader in snap["tags"]:
             for uid in snap["tags"][reader]:
                 self.card(uid, reader)

@@ -141,11 +141,12 @@ class Control:
             else:
                 w.card(uid)
             self.reply({"ok": True})
-        elif op == "card_off":
+        elif op in ("card_off", "discard"):
+            off = w.card_off if op == "card_off" else w.discard
             if "reader" in req:
-                w.card_off(req["reader"])
+                off(req["reader"])
             else:
-                w.card_off()
+                off()
             self.reply({"ok": True})
         elif op == "press":
             w.press(req["button"], req.get("ms", 100))

@@ -169,11 +169,13 @@ class Table:
         raise TableError("%s's start area is empty" % colour)
 
     def card(self, kind):
+        """Plays a card of that kind as players do: on the play pad, read there, then on the
+        discard pile beside it (out of the reader's field: every card played stays there)."""
         n = len(self.events)
         self.ask({"op": "card", "card": kind})
         self.wait(150)
-        self.ask({"op": "card_off"})
-        self.wait(350)  # the reader calls a card gone after three empty polls (300 ms)
+        self.ask({"op": "discard"})
+        self.wait(CARD_GONE_MS)
         return self.since(n)
 
     # -- a game -----------------------------------------------------------------------------

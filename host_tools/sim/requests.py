@@ -25,6 +25,7 @@ SHAPES = {
     "slide": {"piece": ("name", True), "path": ("path", True), "upside_down": ("bool", False)},
     "card": {"card": ("name", False), "uid": ("uid", False), "reader": ("name", False)},
     "card_off": {"reader": ("name", False)},
+    "discard": {"reader": ("name", False)},
     "press": {"button": ("button", True), "ms": ("press_ms", False)},
     "wait": {"ms": ("wait_ms", True)},
     "leds": {},

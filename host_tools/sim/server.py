@@ -1,8 +1,8 @@
 """The host side of the simulator (docs/board-protocols.md, section 2): runs the simulated device
 (the real firmware on the MicroPython unix port, host_tools/sim/device_main.py) as a child
-process and passes requests to it. The physical world outlives the device: every answer carries
-a snapshot of the pieces and the card on the reader, so `power_cut` can kill the device at once
-and `power_on` boots a new one from the same flash into the same world."""
+process and passes requests to it. The physical world outlives the device: the host keeps its
+own copy of it (the pieces, the cards on the pads and the discard pile), so `power_cut` can kill
+the device at once and `power_on` boots a new one from the same flash into the same world."""
 import json
 import os
 import signal
@@ -18,7 +18,7 @@ ROOT = paths.CODE
 MARK = "@sim "
 CONSOLE = "@con "
 # hand actions: the host applies them to its own copy of the physical world too
-HANDS = ("lift", "place", "flip", "slide", "card", "card_off")
+HANDS = ("lift", "place", "flip", "slide", "card", "card_off", "discard")
 CALIB_FILE = "calib.json"
 # which board a simulated flash belongs to: a real device's flash holds its board's maps, so a
 # tool given only the flash (`agentboard calibrate --sim-flash DIR`) must find the same board
@@ -380,10 +380,12 @@ def mirror_hand(m, req):
             m.card(uid, req["reader"])
         else:
             m.card(uid)
-    elif "reader" in req:
-        m.card_off(req["reader"])
     else:
-        m.card_off()
+        off = m.card_off if op == "card_off" else m.discard
+        if "reader" in req:
+            off(req["reader"])
+        else:
+            off()
 
 
 def offline_request(m, req, why="it is off"):

@@ -1,6 +1,7 @@
 # The physical board, simulated: pieces with magnets over hall sensors, the multiplexers routed
-# by the select lines the firmware actually drives, the ADC, an MFRC522 with NTAG stickers in
-# its field, the LED strip, two buttons and a buzzer, all on one board clock.
+# by the select lines the firmware actually drives, the ADC, an MFRC522 under the play pad with
+# the NTAG stickers of the cards played on it and of the discard pile in or out of its field,
+# the LED strip, two buttons and a buzzer, all on one board clock.
 #
 # This module runs inside the MicroPython process next to the unmodified firmware (the
 # stand-ins in device/ call into it), and under CPython for tools. Time only moves when the
@@ -16,7 +17,7 @@
 import json
 
 from shared_rules.rng import Rng
-from host_tools.sim.nfc_chip import Mfrc522, Tag
+from host_tools.sim import nfc_chip
 from host_tools.sim.magnetics import BoardField
 from host_tools.sim.analog import FrontEnd, OPEN
 
@@ -44,6 +45,8 @@ FAULTS = ("noise", "dead_sensor", "stuck_sensor", "nfc_crc", "weak_magnet")
 ANALOG_DESIGN = "hardware/design/analog.json"  # the front end the sensors' readings pass
 DEFAULT_BOARD = "agent-dog-4"
 DEFAULT_CARDS = "agent-dog-cards"
+READERS = "hardware/design/readers.json"
+PAD = "cards"  # the DOG boards' one reader, under the play pad (readers.json layouts)
 PIECES_PER_COLOUR = 4
 
 
@@ -81,11 +84,12 @@ class World:
     # DOG boards' one reader has none: `card` and `card_off` name no reader there
     reader_names = ()
 
-    def __init__(self, seed=1, config=None, board=None, cards=None, magnets=None):
+    def __init__(self, seed=1, config=None, board=None, cards=None, magnets=None, readers=None):
         """config: the folder of the board's maps (as the firmware's config/); board: a variant
         name instead (default the Agent DOG board); cards: the deck's card table (a
         shared_rules/data name, default Agent DOG's); magnets: the magnets' design figures
-        (default hardware/design/magnets.json's)."""
+        (default hardware/design/magnets.json's); readers: the card readers' design
+        (hardware/design/readers.json as parsed; default that file)."""
         _current[0] = self
         self.rng = Rng(seed)
         self.phys = load_json("host_tools/sim/data/physics.json")
@@ -165,13 +169,13 @@ class World:
         self.led_colours = {}
         self.led_writes = 0
         self.buzzer = []  # (time_us, freq, duty) as the firmware set them
-        self.nfc = Mfrc522(self)
-        self.tags = []
+        self._readers(seed, readers, [PAD], [self.pins["nfc"]["cs"]])
         self.adc_reads = 0
         # the control channel: board time stops at wait_until and hook() takes requests
         self.hook = None
         self.wait_until = 0
         self.deck = self._deck()
+        self.table.stock([nfc_chip.parse_uid(uid) for uid, _ in self.deck])
 
     # -- board time --------------------------------------------------------------------
     def advance_us(self, us):
@@ -412,16 +416,36 @@ class World:
     def _land(self, piece, i, upside_down):
         self._put(piece, i, upside_down, True)
 
-    def card(self, uid):
-        """Holds a card with that 7-byte UID (bytes or hex) on the reader until card_off."""
-        if type(uid) is str:
-            uid = bytes([int(uid[j:j + 2], 16) for j in range(0, len(uid), 2)])
-        if len(uid) != 7:
-            raise SimError("an NTAG213 UID has 7 bytes")
-        self.tags.append(Tag(uid))
+    def _readers(self, seed, spec, pads, cs, names=None):
+        """The card readers, their pads and the discard pile as the design lays them out."""
+        self.readers_spec = spec or load_json(READERS)
+        layout = self.readers_spec["layouts"].get(self.board)
+        if layout is None:
+            raise SimError("%s: no reader layout for the %s board" % (READERS, self.board))
+        self.table, self.nfc = nfc_chip.build(self, self.readers_spec, layout, pads, cs,
+                                              self.pins["nfc"]["rst"], seed, names)
 
-    def card_off(self):
-        self.tags = []
+    def _pad(self, reader):
+        return 0
+
+    def card(self, uid, reader=None):
+        """Puts a card with that 7-byte UID (bytes or hex) on the reader's pad, where it lies
+        until card_off takes it up or discard puts it on the discard pile (a card that lies
+        elsewhere on the table is taken from there first)."""
+        j = self._pad(reader)
+        try:
+            uid = nfc_chip.parse_uid(uid)
+        except ValueError as e:
+            raise SimError(str(e))
+        self.table.put(j, uid)
+
+    def card_off(self, reader=None):
+        """Takes the cards put on the pad back into a hand."""
+        self.table.take(self._pad(reader))
+
+    def discard(self, reader=None):
+        """Puts the cards on the pad on the discard pile, where the design lays it."""
+        self.table.discard(self._pad(reader))
 
     def press(self, button, ms=100):
         if button not in self.buttons:
@@ -509,15 +533,30 @@ class World:
         return out
 
     def card_of_kind(self, kind):
-        for uid, k in self.deck:
-            if k == kind:
+        """A card of that kind from the hands: the first copy lying neither on a pad nor on
+        the discard pile; when every copy lies on the pile, the one lowest in it (the players
+        have shuffled the pile into the deck again)."""
+        copies = [uid for uid, k in self.deck if k == kind]
+        if not copies:
+            raise SimError("%r is not a card kind" % (kind,))
+        lying = {}
+        for j in range(len(self.table.pads)):
+            for t in self.table.lying(j):
+                lying[t.hex()] = True
+        piled = [t.hex() for t in self.table.piled()]
+        for uid in copies:
+            if uid not in lying and uid not in piled:
                 return uid
-        raise SimError("%r is not a card kind" % (kind,))
+        for uid in piled:
+            if uid in copies:
+                return uid
+        raise SimError("every %s card lies on a pad" % kind)
 
     def snapshot(self):
         # no clock: a device that powers up again starts its ticks from zero
         return {"pieces": self.world(), "placed": self.placed(),
-                "tags": ["".join(["%02x" % b for b in t.uid]) for t in self.tags]}
+                "tags": [t.hex() for t in self.table.lying(0)],
+                "pile": [t.hex() for t in self.table.piled()]}
 
     def placed(self):
         """How many times a hand has put each piece down: with the seed, where each stands
@@ -529,7 +568,7 @@ class World:
 
     def restore(self, snap):
         self._restore_pieces(snap)
-        self.tags = []
+        self.restore_cards(snap)
         for uid in snap["tags"]:
             self.card(uid)
 
@@ -542,6 +581,13 @@ class World:
             i = self.index[at] if at is not None else -1
             self._put(name, i, snap["pieces"][name]["upside_down"])
             self.fld.recall(name, i, snap["pieces"][name]["upside_down"], placed.get(name, 0))
+
+    def restore_cards(self, snap):
+        """The discard pile of a snapshot laid again (the pads' cards are the caller's)."""
+        self.table.clear()
+        for uid in snap.get("pile", ()):
+            self.table.put(0, nfc_chip.parse_uid(uid))
+            self.table.discard(0)
 
     def world(self):
         out = {}

@@ -86,7 +86,10 @@ def card(trace_file, polls):
             trace[j] = bytes(trace[j])
     spi = ReplaySpi(trace)
     reader = CardReader(MFRC522(spi, Pin(), Pin()))
-    spi.k = trace[0]  # where the recorded read starts (init's transfers come first)
+    # as the application polls: the antenna switched on a scan before (arm), then the recorded
+    # read (trace[0]: where it starts; init's transfers come first), then the antenna off
+    reader.arm()
+    spi.k = trace[0]
     if reader.poll() != CARD:
         raise SystemExit("the replayed read found no card")
     gc.collect()
@@ -94,6 +97,7 @@ def card(trace_file, polls):
     before = gc.mem_alloc()
     events = 0
     for _ in range(polls):
+        reader.arm()
         spi.k = trace[0]
         events += reader.poll()
     made = gc.mem_alloc() - before

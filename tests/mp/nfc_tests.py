@@ -2,7 +2,9 @@
 import time
 
 from simboard import fresh, check
-from firmware.hal.mfrc522 import CARD, REMOVED, TWO_CARDS, OK, NO_CARD
+from host_tools.sim.world import World
+from firmware.board import Board
+from firmware.hal.mfrc522 import CARD, REMOVED, TWO_CARDS, OK, NO_CARD, TAG_POWER_UP_US
 
 SCRATCH = "/tmp"
 UID = bytes([0x04, 0x5A, 0x13, 0x22, 0x9C, 0x61, 0x80])
@@ -84,9 +86,16 @@ def test_two_cards_on_the_reader_are_a_collision_not_a_uid():
     check(polls(b, 1) == [CARD] and b.cards.uid == UID2, "after the collision")
 
 
+def powered(b):
+    """The reader's antenna on, and its tags given the time ISO/IEC 14443-3 allows them."""
+    b.cards.arm()
+    time.sleep_us(TAG_POWER_UP_US)
+
+
 def test_read_uid_checks_status_ok_for_a_present_card():
     w, b = fresh(7)
     w.card(UID)
+    powered(b)
     buf = bytearray(10)
     st = b.nfc.read_uid(buf)
     n = b.nfc.uid_len
@@ -98,9 +107,209 @@ def test_every_card_of_the_deck_reads_back_its_uid():
     buf = bytearray(10)
     for uid_hex, kind in w.deck:
         w.card(uid_hex)
+        powered(b)
         st = b.nfc.read_uid(buf)
         n = b.nfc.uid_len
         got = "".join(["%02x" % x for x in buf[:n]])
         check(st == OK and got == uid_hex, "%s (%s) read as %s, status %d" % (
             uid_hex, kind, got, st))
         w.card_off()
+
+
+# -- the readers as designed (hardware/design/readers.json) --------------------------------------
+
+class _NoInput:
+    def poll(self):
+        return None
+
+
+def spec_with(change):
+    """readers.json as parsed, changed by change(spec) (an older or another design)."""
+    from host_tools.sim import world as W
+    spec = W.load_json(W.READERS)
+    change(spec)
+    return spec
+
+
+def pile_on_the_pad(spec):
+    # the DOG boards' first design: the reader under the discard pile
+    for name in ("agent-dog-4", "dog-4", "dog-6"):
+        lay = spec["layouts"][name]
+        lay["pile_mm"] = list(lay["pads_mm"]["cards"])
+
+
+def played_then_discarded(spec, uids, seed=11):
+    """The application's console events while the players play each card of uids in turn: on
+    the play pad, read, then discarded (0.4 s apart). Stickers not enrolled: the board names
+    each card it reads in a reject, and says two cards when two stickers answer."""
+    import json
+    import firmware.app as app
+    w = World(seed, readers=spec)
+    t = 1000000
+    for uid in uids:
+        w.at_time(t, w.card, uid)
+        w.at_time(t + 300000, w.discard)
+        t += 400000
+    lines = []
+    app.main("hardware", SCRATCH, max_scans=(t // 1000) // 20 + 10, write=lines.append,
+             inp=_NoInput())
+    return w, [json.loads(x) for x in lines if '"reject"' in x]
+
+
+def test_the_second_card_played_is_read_with_the_first_on_the_discard_pile():
+    w, rej = played_then_discarded(None, [UID, UID2])
+    check([e.get("uid") for e in rej] == [UID.hex(), UID2.hex()], "rejects: %r" % (rej,))
+    check([t.uid for t in w.table.piled()] == [UID, UID2], "the pile: both cards")
+
+
+def test_with_the_reader_under_the_pile_the_second_card_is_two_cards():
+    # the old design: the first card stays in the field under the second
+    w, rej = played_then_discarded(spec_with(pile_on_the_pad), [UID, UID2])
+    check(rej[0].get("uid") == UID.hex(), "the first card: %r" % (rej,))
+    check(any("two cards on the reader" in e["reason"] for e in rej[1:]) and
+          not any(e.get("uid") == UID2.hex() for e in rej), "the second card: %r" % (rej,))
+
+
+def reads_after_a_pile(spec, n, seed=12):
+    """Whether the reader reads the card played after n cards of the deck were discarded."""
+    w = World(seed, readers=spec)
+    b = Board(config_dir="hardware", data_dir=SCRATCH)
+    for uid_hex, _ in w.deck[:n]:
+        w.card(uid_hex)
+        w.discard()
+    last = w.deck[n][0]
+    w.card(last)
+    polls(b, 2)
+    return b.cards.uid == bytes([int(last[j:j + 2], 16) for j in range(0, 14, 2)])
+
+
+def test_a_full_discard_pile_never_makes_a_played_card_unreadable():
+    check(reads_after_a_pile(None, 100), "the card played after 100 discards is not read")
+    # under the pile, the stickers detune each other: nothing reads any more
+    check(not reads_after_a_pile(spec_with(pile_on_the_pad), 10),
+          "a pile of 10 over the reader still reads the card on top")
+
+
+def test_a_sticker_answers_only_once_it_has_been_in_the_field_for_5_ms():
+    w, b = fresh(13)
+    w.card(UID)
+    buf = bytearray(10)
+    b.nfc.antenna(True)
+    early = b.nfc.read_uid(buf)
+    time.sleep_us(TAG_POWER_UP_US)
+    late = b.nfc.read_uid(buf)
+    b.nfc.antenna(False)
+    check(early == NO_CARD and late == OK, "at once %d, after 5 ms %d" % (early, late))
+    # a poll switches the field on and waits for the tags itself
+    w.card_off()
+    polls(b, 3)
+    w.card(UID2)
+    check(b.cards.poll() == CARD and b.cards.uid == UID2, "a poll not armed first")
+
+
+def test_the_driver_waits_for_the_chip_to_start_after_its_reset():
+    from host_tools.sim import nfc_chip as C
+    w, b = fresh(14)
+    # what the driver set up after the reset pulse took (the timer's prescaler)
+    check(b.nfc.read(C.T_PRESCALER) == 0xA9, "timer prescaler %x" % b.nfc.read(C.T_PRESCALER))
+    chip = w.nfc.chips[0]
+    b.nfc.rst.value(0)
+    b.nfc.rst.value(1)
+    b.nfc.write(C.T_PRESCALER, 0x55)  # at once: the crystal is still starting
+    check(b.nfc.read(C.COMMAND) & C.POWER_DOWN, "PowerDown reads 0 while starting")
+    check(b.nfc.read(C.T_PRESCALER) == 0, "a write during the start-up was taken")
+    check(b.nfc.wait_ready() and not chip.selected, "never ready")
+
+
+# -- the Agent Avenue board: three readers on one bus -------------------------------------------
+
+AVENUE = "hardware/variants/agent-avenue"
+
+
+def avenue(spec=None, seed=21):
+    from host_tools.sim.avenue_world import AvenueWorld
+    w = AvenueWorld(seed, AVENUE, readers=spec)
+    return w, Board(config_dir=AVENUE, data_dir=SCRATCH)
+
+
+def rounds(b, n):
+    """n rounds of the application's reader polls (poll_turn, one scan of 20 ms each): the
+    events per reader."""
+    from firmware.hal.mfrc522 import poll_turn
+    seen = [[] for _ in b.readers]
+    for k in range(5 * n):
+        j = poll_turn(b.readers, k % 5)
+        if j >= 0 and b.readers[j].event:
+            seen[j].append(b.readers[j].event)
+        time.sleep_ms(20)
+    return seen
+
+
+def test_avenue_each_reader_reads_its_own_pad_alone():
+    w, b = avenue()
+    check([r.chip.version() for r in b.readers] == [0x92] * 3, "versions")
+    cards = [w.deck[0][0], w.deck[1][0], w.deck[2][0]]
+    for name, uid in zip(("up", "down", "tap"), cards):
+        w.card(uid, name)
+    seen = rounds(b, 3)
+    check(seen == [[CARD]] * 3, "events per reader: %r" % (seen,))
+    got = ["".join(["%02x" % x for x in r.uid]) for r in b.readers]
+    check(got == cards, "each reader read %r" % (got,))
+
+
+def no_miso_buffer(spec):
+    spec["bus"]["miso_buffered"] = False
+
+
+def test_avenue_without_the_miso_buffers_no_reader_answers():
+    # the old design: the deselected modules hold MISO low under every byte the selected one
+    # returns
+    w, b = avenue(spec_with(no_miso_buffer))
+    check([r.chip.version() for r in b.readers] == [0] * 3, "versions through a held MISO")
+    w.card(w.deck[0][0], "up")
+    check(rounds(b, 3) == [[], [], []], "a card read through a held MISO")
+
+
+def test_avenue_the_application_keeps_one_field_on_at_a_time():
+    import firmware.avenue.app as app
+    w = AvenueWorld_with_cards()
+    table = w.table
+    most = [0]
+    real = table.switched
+
+    def switched(j, on):
+        real(j, on)
+        n = sum(1 for c in table.chips if c.field_on)
+        most[0] = n if n > most[0] else most[0]
+
+    table.switched = switched
+    app.main(AVENUE, SCRATCH, max_scans=100, write=lambda line: None, inp=_NoInput())
+    check(most[0] == 1, "fields on at once: %d" % most[0])
+
+
+def AvenueWorld_with_cards():
+    from host_tools.sim.avenue_world import AvenueWorld
+    w = AvenueWorld(22, AVENUE)
+    for name, (uid, _) in zip(("up", "down", "tap"), w.deck):
+        w.card(uid, name)
+    return w
+
+
+def close_pads(spec):
+    # pads 35 mm apart: closer than the design's, so that two fields on drown the pauses
+    spec["layouts"]["agent-avenue"]["pads_mm"]["down"] = [35, 0]
+
+
+def test_two_fields_on_side_by_side_keep_a_sticker_from_its_readers_pauses():
+    w, b = avenue(spec_with(close_pads))
+    w.card(w.deck[0][0], "up")
+    up, down = b.readers[0].chip, b.readers[1].chip
+    buf = bytearray(10)
+    up.antenna(True)
+    down.antenna(True)
+    time.sleep_us(TAG_POWER_UP_US)
+    both = up.read_uid(buf)
+    down.antenna(False)
+    alone = up.read_uid(buf)
+    up.antenna(False)
+    check(both != OK and alone == OK, "both fields on: %d, one: %d" % (both, alone))
