@@ -261,7 +261,7 @@ def test_every_reader_is_on_the_shared_bus_with_its_own_chip_select(variant, boa
         for signal, key in (("SCK", "sck"), ("MOSI", "mosi"), ("MISO", "miso"), ("RST", "rst")):
             assert socket_pin(main, nfc[key]) in net_pins(pin(header, signal)), (header.ref,
                                                                                  signal)
-        assert pin(header, "3.3V").net.name == circuit.V3_ESP
+        assert pin(header, "3.3V").net.name == circuit.V3_NFC   # their own buck
         assert pin(header, "GND").net.name == circuit.GND
         # no other reader's select on this one's SDA
         others = [socket_pin(main, g) for g in selects if g != cs]

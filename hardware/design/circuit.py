@@ -18,6 +18,10 @@ GND = "GND"
 V5 = "+5V"
 V3_SENSOR = "+3V3_SENSOR"
 V3_ESP = "+3V3_ESP"
+V3_NFC = "+3V3_NFC"
+VBUS_IN = "VBUS_IN"        # the USB-C receptacle's VBUS, before the fuse
+VBUS_FUSED = "VBUS_FUSED"  # behind the fuse: the TVS clamps here
+VBUS = "VBUS"              # behind the reverse-polarity MOSFET: the eFuse's input
 LED_CHAIN = "LED_CHAIN_{}"
 SELECT_ROLE = "mux.select"
 ADC_ROLE = "mux.adc"
@@ -25,6 +29,10 @@ BANK_ROLE = "mux.bank"
 USB_VBUS = ("A4", "A9", "B4", "B9")
 USB_GND = ("A1", "A12", "B1", "B12", "S1")
 USB_DATA = ("A6", "A7", "B6", "B7", "A8", "B8")
+USB_A_DATA = ("D-", "D+")
+EFUSE_VIN = ("3", "4", "5")
+EFUSE_OUT = ("6", "7", "8")
+EFUSE_NC = "9"
 SHIFTER_USED = "1"
 SHIFTER_SPARE = ("2", "3", "4")
 NFC_PINS = (("SDA", "nfc.cs"), ("SCK", "nfc.sck"), ("MOSI", "nfc.mosi"), ("MISO", "nfc.miso"),
@@ -165,35 +173,14 @@ def build_main(variant, library=None):
     library = library or data.parts()
     board = Board("main", "%s: main board" % variant.title, library)
     nets = role_nets(variant)
-    board.net(V5, power=True)
     board.net(GND, power=True)
     board.net(V3_SENSOR, power=True)
+    board.net(V3_NFC, power=True)
 
-    # Power input: USB-C as a sink, power only.
-    usb = board.place("usb_c")
-    for p in USB_VBUS:
-        board.connect(usb, p, V5)
-    for p in USB_GND:
-        board.connect(usb, p, GND)
-    for p in USB_DATA:
-        board.nc(pin_of(usb, p))
-    for cc in ("A5", "B5"):
-        board.connect(usb, cc, "USB_" + pin_of(usb, cc).name)
-        two_pin(board, "r_cc", "USB_" + pin_of(usb, cc).name, GND)
-    two_pin(board, "c_in", V5, GND)
-
-    # The sensors' 3.3 V: a buck with the datasheet's application circuit.
-    buck = board.place("buck")
-    board.connect(buck, "IN", V5)
-    board.connect(buck, "EN", V5)
-    board.connect(buck, "GND", GND)
-    board.connect(buck, "SW", "BUCK_SW")
-    board.connect(buck, "FB", V3_SENSOR)
-    two_pin(board, "c_bst", "BUCK_BST", "BUCK_SW")
-    board.connect(buck, "BST", "BUCK_BST")
-    two_pin(board, "l_buck", "BUCK_SW", V3_SENSOR)
-    for _ in range(BUCK_OUTPUT_CAPS):
-        two_pin(board, "c_out", V3_SENSOR, GND)
+    power_input(board)
+    # The sensors' 3.3 V and the readers' own: bucks with the datasheet's application circuit.
+    place_buck(board, "buck", V3_SENSOR, "BUCK")
+    place_buck(board, "buck_nfc", V3_NFC, "NFC_BUCK")
 
     # The ESP32-DevKitC in two sockets: every GPIO of the pin map on its role's net.
     sockets = [board.place("devkit_j2"), board.place("devkit_j3")]
@@ -204,12 +191,8 @@ def build_main(variant, library=None):
         for p in s.pins:
             if p.name.startswith("GPIO"):
                 gpio_pins[int(p.name[len("GPIO"):])] = p
-            elif p.name == "5V":
-                p += board.net(V5)
             elif p.name == GND:
                 p += board.net(GND)
-            elif p.name == "3V3":
-                p += board.net(V3_ESP)
     table = data.roles()
     for path, index, gpio in data.gpio_uses(variant.pins, table):
         if gpio not in gpio_pins:
@@ -219,7 +202,7 @@ def build_main(variant, library=None):
     for s in sockets:
         for p in s.pins:
             if not p.is_connected():
-                board.nc(p)     # EN, the UART, the flash pins and the spare GPIOs
+                board.nc(p)     # 5V, 3V3, EN, the UART, the flash pins and the spare GPIOs
 
     # Each multiplexer's output: the ADC pin, a pull-down, the strip cable.
     for z in nets[ADC_ROLE]:
@@ -235,6 +218,7 @@ def build_main(variant, library=None):
     two_pin(board, "c_dec", V5, GND)
     board.connect(shifter, SHIFTER_USED + "OE", GND)
     board.connect(shifter, SHIFTER_USED + "A", nets[LED_ROLE][0])
+    two_pin(board, "r_led_pd", nets[LED_ROLE][0], GND)     # GPIO13 floats during reset
     board.connect(shifter, SHIFTER_USED + "Y", LED_CHAIN.format(0))
     for unit in SHIFTER_SPARE:
         board.connect(shifter, unit + "OE", V5)
@@ -242,15 +226,15 @@ def build_main(variant, library=None):
         board.nc(pin_of(shifter, unit + "Y"))
     two_pin(board, "c_led_bulk", V5, GND)
 
-    # The NFC reader's cable, fed from the DevKit's 3.3 V.
+    # The NFC reader's cable, fed from the readers' own buck.
     nfc = board.place("nfc_header")
     board.connectors.append((nfc, "RC522 module"))
     for pin_name, role in NFC_PINS:
         board.connect(nfc, pin_name, nets[role][0])
     board.nc(pin_of(nfc, "IRQ"))
     board.connect(nfc, "GND", GND)
-    board.connect(nfc, "3.3V", V3_ESP)
-    two_pin(board, "c_nfc", V3_ESP, GND)
+    board.connect(nfc, "3.3V", V3_NFC)
+    two_pin(board, "c_nfc", V3_NFC, GND)
     # Further readers on the same bus (nfc.more_cs): the same cable, each its own chip select.
     for cs in nets.get(MORE_CS_ROLE, ()):
         more = board.place("nfc_header")
@@ -259,8 +243,8 @@ def build_main(variant, library=None):
             board.connect(more, pin_name, cs if role == "nfc.cs" else nets[role][0])
         board.nc(pin_of(more, "IRQ"))
         board.connect(more, "GND", GND)
-        board.connect(more, "3.3V", V3_ESP)
-        two_pin(board, "c_nfc", V3_ESP, GND)
+        board.connect(more, "3.3V", V3_NFC)
+        two_pin(board, "c_nfc", V3_NFC, GND)
 
     # Buttons to GND (the ESP32's internal pull-ups).
     for role in BUTTON_ROLES:
@@ -290,7 +274,73 @@ def build_main(variant, library=None):
                 board.nc(p)
             else:
                 p += board.net(net)
+    devkit_lead(board)  # last: the connectors placed before it keep their references
     return board
+
+
+def power_input(board):
+    """USB-C as a sink, power only, then the protection in VBUS: fuse, TVS, reverse-polarity
+    MOSFET and the eFuse (soft start, current limit) that feeds the board's 5 V."""
+    board.net(VBUS_IN, power=True)      # power enters here, at the receptacle
+    board.net(VBUS, power=True)         # and reaches the eFuse through the fuse and MOSFET
+    usb = board.place("usb_c")
+    for p in USB_VBUS:
+        board.connect(usb, p, VBUS_IN)
+    for p in USB_GND:
+        board.connect(usb, p, GND)
+    for p in USB_DATA:
+        board.nc(pin_of(usb, p))
+    for cc in ("A5", "B5"):
+        net = "USB_" + pin_of(usb, cc).name
+        board.connect(usb, cc, net)
+        two_pin(board, "r_cc", net, GND)
+        two_pin(board, "esd_cc", net, GND)
+    two_pin(board, "fuse", VBUS_IN, VBUS_FUSED)
+    two_pin(board, "tvs", VBUS_FUSED, GND)     # pin 1, the cathode, to VBUS
+    q = board.place("q_rev")
+    board.connect(q, "D", VBUS_FUSED)
+    board.connect(q, "S", VBUS)
+    board.connect(q, "G", "QREV_GATE")
+    two_pin(board, "r_q_gate", "QREV_GATE", GND)
+    two_pin(board, "c_vbus", VBUS, GND)
+    efuse = board.place("efuse")
+    for p in EFUSE_VIN:
+        board.connect(efuse, p, VBUS)
+    board.connect(efuse, "EN/UVLO", VBUS)      # its own undervoltage lockout
+    for p in EFUSE_OUT:
+        board.connect(efuse, p, V5)
+    board.connect(efuse, "GND", GND)
+    board.connect(efuse, "dV/dT", "EFUSE_DVDT")
+    board.connect(efuse, "ILIM", "EFUSE_ILIM")
+    board.nc(pin_of(efuse, EFUSE_NC))
+    two_pin(board, "c_dvdt", "EFUSE_DVDT", GND)
+    two_pin(board, "r_ilim", "EFUSE_ILIM", GND)
+
+
+def place_buck(board, key, out, prefix):
+    """A 3.3 V AP63203 from the board's 5 V with its datasheet's application circuit."""
+    two_pin(board, "c_in", V5, GND)
+    buck = board.place(key)
+    board.connect(buck, "IN", V5)
+    board.connect(buck, "EN", V5)
+    board.connect(buck, "GND", GND)
+    board.connect(buck, "SW", prefix + "_SW")
+    board.connect(buck, "FB", out)
+    two_pin(board, "c_bst", prefix + "_BST", prefix + "_SW")
+    board.connect(buck, "BST", prefix + "_BST")
+    two_pin(board, "l_buck", prefix + "_SW", out)
+    for _ in range(BUCK_OUTPUT_CAPS):
+        two_pin(board, "c_out", out, GND)
+
+
+def devkit_lead(board):
+    """The USB-A receptacle whose lead feeds the DevKit through its own USB port."""
+    usb_a = board.place("usb_a")
+    board.connect(usb_a, "VBUS", V5)
+    board.connect(usb_a, "GND", GND)
+    board.connect(usb_a, "Shield", GND)
+    for p in USB_A_DATA:
+        board.nc(pin_of(usb_a, p))
 
 
 def header_component(strip):
