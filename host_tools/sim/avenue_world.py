@@ -136,6 +136,7 @@ class AvenueWorld(W.World):
         self.hook = None
         self.wait_until = 0
         self.deck = self._deck()
+        self._init_power()
 
     def volts(self, i):
         name = self.on[i]
