@@ -114,10 +114,10 @@ def test_the_bom_has_its_columns_and_counts_follow_the_maps(built, name):
     assert qty["RC522"] == qty["RC522 module"] == readers(v.pins)
     # 100 nF: one per sensor (DRV5055: at least 10 nF at each), one per LED (WS2812B), one per
     # IC (each multiplexer, the level shifter, each reader's MISO buffer where several readers
-    # share the bus), and the buck's bootstrap capacitor
+    # share the bus), and the bootstrap capacitor of each buck (the sensors' and the readers')
     buffers = readers(v.pins) if readers(v.pins) > 1 else 0
     assert qty.get("74LVC1G125", 0) == buffers
-    assert qty["100nF"] == len(v.sensors) + len(v.leds) + nmux + 1 + buffers + 1
+    assert qty["100nF"] == len(v.sensors) + len(v.leds) + nmux + 1 + buffers + 2
     # the banks' enable lines each pulled up; boards without banks have none
     pull_ups = [r for r in rows[1:] if "bank's enable line" in r[6]]
     assert sum(int(r[5]) for r in pull_ups) == len(v.pins["mux"].get("bank", []))

@@ -66,7 +66,9 @@ def cmd_build(args):
                  len(summary["findings"]) - errors, os.path.relpath(summary["folder"], ROOT)))
         for sev, msg in summary["findings"]:
             print("  %s: %s" % (sev, msg))
-        failed = failed or bool(summary["findings"])
+        for what, msg in summary["power_findings"]:
+            print("  power: %s: %s" % (what, msg))
+        failed = failed or bool(summary["findings"]) or bool(summary["power_findings"])
     return 1 if failed else 0
 
 

@@ -20,6 +20,11 @@ V5 = "+5V"
 V3_SENSOR = "+3V3_SENSOR"
 V3_SENSOR_F = "+3V3_SENSOR_F"    # the sensors' 3.3 V on a strip, after its ferrite bead
 V3_ESP = "+3V3_ESP"
+V3_NFC = "+3V3_NFC"  # the readers' own buck: their antenna drivers' 60-100 mA pulses stay off
+# the DevKit's LDO (the ESP32's rail) and off the sensors' analog supply
+VBUS_IN = "VBUS_IN"        # the USB-C receptacle's VBUS, before the fuse
+VBUS_FUSED = "VBUS_FUSED"  # behind the fuse: the TVS clamps here
+VBUS = "VBUS"              # behind the reverse-polarity MOSFET: the eFuse's input
 LED_CHAIN = "LED_CHAIN_{}"
 SELECT_ROLE = "mux.select"
 ADC_ROLE = "mux.adc"
@@ -27,15 +32,16 @@ BANK_ROLE = "mux.bank"
 USB_VBUS = ("A4", "A9", "B4", "B9")
 USB_GND = ("A1", "A12", "B1", "B12", "S1")
 USB_DATA = ("A6", "A7", "B6", "B7", "A8", "B8")
+USB_A_DATA = ("D-", "D+")
+EFUSE_VIN = ("3", "4", "5")
+EFUSE_OUT = ("6", "7", "8")
+EFUSE_NC = "9"
 SHIFTER_USED = "1"
 SHIFTER_SPARE = ("2", "3", "4")
 NFC_PINS = (("SDA", "nfc.cs"), ("SCK", "nfc.sck"), ("MOSI", "nfc.mosi"), ("MISO", "nfc.miso"),
             ("RST", "nfc.rst"))
 MORE_CS_ROLE = "nfc.more_cs"
 MISO_ROLE = "nfc.miso"
-# the readers' 3.3 V: the buck's (each module's antenna driver takes 60-100 mA in pulses, and up
-# to three of them would load the DevKit's LDO and its ESP32 rail: the power budget)
-V3_NFC = V3_SENSOR
 READER_MISO = "NFC_MISO_{}"  # a module's own MISO, before its buffer
 BUZZER_ROLE = "buzzer.pin"
 LED_ROLE = "leds.pin"
@@ -172,35 +178,14 @@ def build_main(variant, library=None):
     library = library or data.parts()
     board = Board("main", "%s: main board" % variant.title, library)
     nets = role_nets(variant)
-    board.net(V5, power=True)
     board.net(GND, power=True)
     board.net(V3_SENSOR, power=True)
+    board.net(V3_NFC, power=True)
 
-    # Power input: USB-C as a sink, power only.
-    usb = board.place("usb_c")
-    for p in USB_VBUS:
-        board.connect(usb, p, V5)
-    for p in USB_GND:
-        board.connect(usb, p, GND)
-    for p in USB_DATA:
-        board.nc(pin_of(usb, p))
-    for cc in ("A5", "B5"):
-        board.connect(usb, cc, "USB_" + pin_of(usb, cc).name)
-        two_pin(board, "r_cc", "USB_" + pin_of(usb, cc).name, GND)
-    two_pin(board, "c_in", V5, GND)
-
-    # The sensors' 3.3 V: a buck with the datasheet's application circuit.
-    buck = board.place("buck")
-    board.connect(buck, "IN", V5)
-    board.connect(buck, "EN", V5)
-    board.connect(buck, "GND", GND)
-    board.connect(buck, "SW", "BUCK_SW")
-    board.connect(buck, "FB", V3_SENSOR)
-    two_pin(board, "c_bst", "BUCK_BST", "BUCK_SW")
-    board.connect(buck, "BST", "BUCK_BST")
-    two_pin(board, "l_buck", "BUCK_SW", V3_SENSOR)
-    for _ in range(BUCK_OUTPUT_CAPS):
-        two_pin(board, "c_out", V3_SENSOR, GND)
+    power_input(board)
+    # The sensors' 3.3 V and the readers' own: bucks with the datasheet's application circuit.
+    place_buck(board, "buck", V3_SENSOR, "BUCK")
+    place_buck(board, "buck_nfc", V3_NFC, "NFC_BUCK")
 
     # The ESP32-DevKitC in two sockets: every GPIO of the pin map on its role's net.
     sockets = [board.place("devkit_j2"), board.place("devkit_j3")]
@@ -211,8 +196,6 @@ def build_main(variant, library=None):
         for p in s.pins:
             if p.name.startswith("GPIO"):
                 gpio_pins[int(p.name[len("GPIO"):])] = p
-            elif p.name == "5V":
-                p += board.net(V5)
             elif p.name == GND:
                 p += board.net(GND)
     table = data.roles()
@@ -224,9 +207,7 @@ def build_main(variant, library=None):
     for s in sockets:
         for p in s.pins:
             if not p.is_connected():
-                # EN, the UART, the flash pins, the spare GPIOs, and the DevKit's own 3V3
-                # (the readers take the buck's 3.3 V)
-                board.nc(p)
+                board.nc(p)     # 5V, 3V3, EN, the UART, the flash pins and the spare GPIOs
 
     # Each multiplexer's output: the ADC pin, a pull-down, the strip cable. The strips'
     # analog ground meets the LED and supply ground at one point (hardware/design/analog.json).
@@ -244,6 +225,7 @@ def build_main(variant, library=None):
     two_pin(board, "c_dec", V5, GND)
     board.connect(shifter, SHIFTER_USED + "OE", GND)
     board.connect(shifter, SHIFTER_USED + "A", nets[LED_ROLE][0])
+    two_pin(board, "r_led_pd", nets[LED_ROLE][0], GND)     # GPIO13 floats during reset
     board.connect(shifter, SHIFTER_USED + "Y", LED_CHAIN.format(0))
     for unit in SHIFTER_SPARE:
         board.connect(shifter, unit + "OE", V5)
@@ -282,6 +264,7 @@ def build_main(variant, library=None):
                 board.nc(p)
             else:
                 p += board.net(net)
+    devkit_lead(board)  # last: the connectors placed before it keep their references
     return board
 
 
@@ -313,6 +296,71 @@ def place_readers(board, nets, bus):
             board.connect(buf, "VCC", V3_NFC)
             board.connect(buf, "GND", GND)
             two_pin(board, "c_dec", V3_NFC, GND)
+
+
+def power_input(board):
+    """USB-C as a sink, power only, then the protection in VBUS: fuse, TVS, reverse-polarity
+    MOSFET and the eFuse (soft start, current limit) that feeds the board's 5 V."""
+    board.net(VBUS_IN, power=True)      # power enters here, at the receptacle
+    board.net(VBUS, power=True)         # and reaches the eFuse through the fuse and MOSFET
+    usb = board.place("usb_c")
+    for p in USB_VBUS:
+        board.connect(usb, p, VBUS_IN)
+    for p in USB_GND:
+        board.connect(usb, p, GND)
+    for p in USB_DATA:
+        board.nc(pin_of(usb, p))
+    for cc in ("A5", "B5"):
+        net = "USB_" + pin_of(usb, cc).name
+        board.connect(usb, cc, net)
+        two_pin(board, "r_cc", net, GND)
+        two_pin(board, "esd_cc", net, GND)
+    two_pin(board, "fuse", VBUS_IN, VBUS_FUSED)
+    two_pin(board, "tvs", VBUS_FUSED, GND)     # pin 1, the cathode, to VBUS
+    q = board.place("q_rev")
+    board.connect(q, "D", VBUS_FUSED)
+    board.connect(q, "S", VBUS)
+    board.connect(q, "G", "QREV_GATE")
+    two_pin(board, "r_q_gate", "QREV_GATE", GND)
+    two_pin(board, "c_vbus", VBUS, GND)
+    efuse = board.place("efuse")
+    for p in EFUSE_VIN:
+        board.connect(efuse, p, VBUS)
+    board.connect(efuse, "EN/UVLO", VBUS)      # its own undervoltage lockout
+    for p in EFUSE_OUT:
+        board.connect(efuse, p, V5)
+    board.connect(efuse, "GND", GND)
+    board.connect(efuse, "dV/dT", "EFUSE_DVDT")
+    board.connect(efuse, "ILIM", "EFUSE_ILIM")
+    board.nc(pin_of(efuse, EFUSE_NC))
+    two_pin(board, "c_dvdt", "EFUSE_DVDT", GND)
+    two_pin(board, "r_ilim", "EFUSE_ILIM", GND)
+
+
+def place_buck(board, key, out, prefix):
+    """A 3.3 V AP63203 from the board's 5 V with its datasheet's application circuit."""
+    two_pin(board, "c_in", V5, GND)
+    buck = board.place(key)
+    board.connect(buck, "IN", V5)
+    board.connect(buck, "EN", V5)
+    board.connect(buck, "GND", GND)
+    board.connect(buck, "SW", prefix + "_SW")
+    board.connect(buck, "FB", out)
+    two_pin(board, "c_bst", prefix + "_BST", prefix + "_SW")
+    board.connect(buck, "BST", prefix + "_BST")
+    two_pin(board, "l_buck", prefix + "_SW", out)
+    for _ in range(BUCK_OUTPUT_CAPS):
+        two_pin(board, "c_out", out, GND)
+
+
+def devkit_lead(board):
+    """The USB-A receptacle whose lead feeds the DevKit through its own USB port."""
+    usb_a = board.place("usb_a")
+    board.connect(usb_a, "VBUS", V5)
+    board.connect(usb_a, "GND", GND)
+    board.connect(usb_a, "Shield", GND)
+    for p in USB_A_DATA:
+        board.nc(pin_of(usb_a, p))
 
 
 def header_component(strip):

@@ -5,7 +5,7 @@ import io
 import os
 import re
 
-from hardware.design import data, erc, power
+from hardware.design import data, erc, power, power_path
 from hardware.design.skidl_quiet import rt_logger, skidl
 
 BOM_HEADER = ["board", "reference", "value", "part number", "footprint", "quantity", "why"]
@@ -153,10 +153,20 @@ def write_variant(variant, out_root, library=None, boards=None):
     with open(os.path.join(out, "erc.txt"), "w", encoding="utf-8") as f:
         f.write(erc_report(boards, findings))
     budget = power.budget(variant, library, boards)
+    power_findings = power_path.findings(power_path.design(variant, library, boards), library)
     with open(os.path.join(out, "power.md"), "w", encoding="utf-8") as f:
         f.write(power.render(budget))
+        f.write(power_report(power_findings))
     return {"variant": variant.name, "folder": out, "boards": boards, "findings": findings,
-            "budget": budget}
+            "budget": budget, "power_findings": power_findings}
+
+
+def power_report(found):
+    """The power path's findings (power_path.findings) as power.md's last section."""
+    lines = ["", "Power path (the supply model on the kit's supply and cable): "
+             + ("no findings." if not found else "%d findings:" % len(found)), ""]
+    lines.extend("- %s: %s." % f for f in found)
+    return "\n".join(lines) + "\n"
 
 
 def erc_report(boards, findings):

@@ -10,16 +10,23 @@ INPUT_RAIL = "+5V"
 CHANNELS_PER_LED = 3
 
 
-class Line:
-    """One consumer of a rail (or a regulator's draw on the rail that feeds it)."""
+LOAD = "load"
+LEDS = "leds"
+CONVERTER = "converter"
 
-    def __init__(self, name, qty, rail, typ_ma, max_ma, source):
+
+class Line:
+    """One consumer of a rail (kind LOAD; LEDS for the firmware-limited LEDs), or a regulator's
+    draw on the rail that feeds it (kind CONVERTER)."""
+
+    def __init__(self, name, qty, rail, typ_ma, max_ma, source, kind=LOAD):
         self.name = name
         self.qty = qty
         self.rail = rail
         self.typ_ma = typ_ma
         self.max_ma = max_ma
         self.source = source
+        self.kind = kind
 
 
 class Budget:
@@ -47,7 +54,8 @@ def led_line(variant, comp, qty):
     return Line("%s x %d (firmware limit)" % (comp["value"], qty), qty, comp["supply"]["rail"],
                 capped, capped,
                 "%s; %d x %d mA = %d mA unlimited, capped at led_budget_ma = %d mA"
-                % (comp["supply"]["source"], qty, per_led, qty * per_led, pw["led_budget_ma"]))
+                % (comp["supply"]["source"], qty, per_led, qty * per_led, pw["led_budget_ma"]),
+                LEDS)
 
 
 def module_line(mod, s, q):
@@ -105,7 +113,7 @@ def budget(variant, library=None, boards=None):
             how = "%.1f V x I / (%.1f V x %.0f %%)" % (conv["vout"], conv["vin"],
                                                        100 * conv["efficiency"])
         line = Line("%s feeding %s" % (name, conv["to"]), 1, conv["from"], load_t * factor,
-                    load_m * factor, "%s; %s" % (how, conv["source"]))
+                    load_m * factor, "%s; %s" % (how, conv["source"]), CONVERTER)
         lines.append(line)
         t, m = rails.get(conv["from"], (0.0, 0.0))
         rails[conv["from"]] = (t + line.typ_ma, m + line.max_ma)
@@ -121,7 +129,7 @@ def fmt(ma):
     return "%.2f" % ma
 
 
-RAIL_ORDER = ("+3V3_SENSOR", "+3V3_ESP", "+5V")
+RAIL_ORDER = ("+3V3_SENSOR", "+3V3_NFC", "+3V3_ESP", "+5V")
 
 
 def render(b):

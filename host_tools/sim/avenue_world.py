@@ -96,6 +96,7 @@ class AvenueWorld(W.World):
         self.wait_until = 0
         self.deck = self._deck()
         self.table.stock([nfc_chip.parse_uid(uid) for uid, _ in self.deck])
+        self._init_power()
 
     def _pad(self, reader):
         r = DEFAULT_READER if reader is None else reader

@@ -98,6 +98,23 @@ class Control:
                         "not do it: %s: %s" % (type(e).__name__, e)})
         return False
 
+    def brownout(self, state):
+        """The ESP32 browned out (the world's on_brownout, set by device_main): it stops here.
+        The host reads this marker as the answer to the request that let time run, cuts the
+        power and boots the device again from its flash, as after power_cut and power_on;
+        `left_ms` is the board time the request still had to run."""
+        w = self.world
+        left = w.wait_until - w.clock_us if self.pending == "wait" else 0
+        st = {"cause": "brownout"}
+        for key in ("esp32_v", "vbus_v", "rail_5v_v", "led_ma", "input_ma"):
+            st[key] = round(state[key], 3)
+        st["status"] = state["status"]
+        self.reply({"_reset": st, "during": self.pending, "left_ms": left // 1000 if left > 0
+                    else 0, "lines": []})
+        while sys.stdin.readline():
+            pass  # nothing more runs: the host cuts the power
+        raise SystemExit(0)
+
     def _console_answer(self):
         return {"ok": True, "lines": []}  # the host adds the lines it has received
 
@@ -167,6 +184,12 @@ class Control:
             else:
                 w.fault(req["kind"], req.get("at"), req.get("ms", 1000))
             self.reply({"ok": True})
+        elif op == "supply":
+            if "cable" in req:
+                w.set_cable(req["cable"])
+            ans = w.supply_report()
+            ans["ok"] = True
+            self.reply(ans)
         elif op == "_restore":
             w.restore(req["snap"])
             self.reply({"ok": True})

@@ -17,6 +17,7 @@ from host_tools.sim.control import Control  # noqa: E402
 
 world = worlds.make(CONFIG, SEED, CARDS)
 ctl = Control(world)
+world.on_brownout = ctl.brownout  # the ESP32's brown-out reset: the host boots it again
 world.advance_us(0)  # take requests (a power-on restores the world first) before booting
 
 import machine  # noqa: E402

@@ -14,6 +14,9 @@ MAX_FAULT_MS = 3600000
 MAX_PATH = 256          # locations in one slide
 UID_HEX = 14            # an NTAG213 sticker: 7-byte UID
 MAX_NAME = 64           # characters of a name (a piece, location, reader or card kind)
+MIN_AWG = 10            # a custom cable's conductors: 10 (thick) to 40 (a hair) AWG
+MAX_AWG = 40
+MAX_CABLE_M = 10
 # faults that may name a reader in 'at' (on a board with several, that one alone)
 READER_FAULTS = ("nfc_crc", CLEAR)
 
@@ -37,6 +40,7 @@ SHAPES = {
     "fault": {"kind": ("fault", True), "at": ("loc", False), "ms": ("fault_ms", False)},
     "power_cut": {},
     "power_on": {},
+    "supply": {"cable": ("cable", False)},
 }
 
 
@@ -104,10 +108,26 @@ def _check(kind, field, v):
     elif kind == "fault":
         if v not in FAULTS and v != CLEAR:
             raise BadRequest("kind must be one of %s, or %s" % (", ".join(FAULTS), CLEAR))
+    elif kind == "cable":
+        _cable(v)
     elif kind == "command":
         if type(v) is not dict or type(v.get("op")) is not str:
             raise BadRequest("send is one console command: an object with an 'op'")
     return v
+
+
+def _cable(v):
+    """A cable: a name, or {"awg": gauge, "m": length} of its two power conductors."""
+    if type(v) is str:
+        if not v or len(v) > MAX_NAME:
+            raise BadRequest("cable must be a name such as \"kit\", or {\"awg\": n, \"m\": x}")
+        return
+    if type(v) is not dict or sorted(v) != ["awg", "m"]:
+        raise BadRequest("cable must be a name, or an object with exactly awg and m")
+    if type(v["awg"]) is not int or not MIN_AWG <= v["awg"] <= MAX_AWG:
+        raise BadRequest("awg must be a whole gauge from %d to %d" % (MIN_AWG, MAX_AWG))
+    if type(v["m"]) not in (int, float) or not 0 < v["m"] <= MAX_CABLE_M:
+        raise BadRequest("m must be a length in metres above 0 and at most %d" % MAX_CABLE_M)
 
 
 def _shape(req):
@@ -190,6 +210,10 @@ def _fits(req, world):
         _location_of(world, "path", at)
     if "reader" in req:
         _reader_of(world, op, req["reader"])
+    cable = req.get("cable")
+    if type(cable) is str and cable != "kit" and cable not in world.supply_data["cables"]:
+        raise Refused("%s is not a cable of the simulator; cables are kit, %s, or {\"awg\": n, "
+                      "\"m\": x}" % (cable, ", ".join(sorted(world.supply_data["cables"]))))
     if "card" in req and not any(kind == req["card"] for _, kind in world.deck):
         raise Refused("%s is not a card kind of this board's deck (the deck op lists them)"
                       % req["card"])

@@ -18,7 +18,10 @@ ROOT = paths.CODE
 MARK = "@sim "
 CONSOLE = "@con "
 # hand actions: the host applies them to its own copy of the physical world too
-HANDS = ("lift", "place", "flip", "slide", "card", "card_off", "discard")
+HANDS = ("lift", "place", "flip", "slide", "card", "card_off", "discard", "supply")
+# brown-out resets in one request after which the device is left off: the supply cannot hold
+# the ESP32 up (a cable too thin for the board), and booting it again only browns it out again
+MAX_RESETS = 3
 CALIB_FILE = "calib.json"
 # which board a simulated flash belongs to: a real device's flash holds its board's maps, so a
 # tool given only the flash (`agentboard calibrate --sim-flash DIR`) must find the same board
@@ -132,6 +135,7 @@ class Sim:
         # the physical board, which outlives the device
         self.mirror = worlds.make(self.config, seed, self.cards)
         self.booted = False
+        self.brownouts = 0  # the ESP32's brown-out resets so far (each booted it again)
         self.stray = []  # device output that was not an answer (prints, tracebacks)
         self.console = []  # console lines of the firmware, until a `console` request
         self.down = "it has not been switched on"  # why the device is not running, or None
@@ -221,6 +225,10 @@ class Sim:
             ans = self._ask({"op": "_restore", "snap": self.mirror.snapshot()})
             if not ans.get("ok"):
                 return ans
+        if self.mirror.cable != "kit":
+            ans = self._ask({"op": "supply", "cable": self.mirror.cable})  # the same cable
+            if not ans.get("ok"):
+                return ans
         self.booted = True
         return {"ok": True}
 
@@ -286,10 +294,44 @@ class Sim:
             return ans
         op = req.get("op")
         if not self.alive():
-            return offline_request(self.mirror, req, self.down)
+            ans = offline_request(self.mirror, req, self.down)
+            if op == "supply":
+                ans["brownouts"] = self.brownouts
+            return ans
         ans = self._ask(req)
+        if "_reset" in ans:
+            ans = self._rebooted(ans)
         if ans.get("ok") and op in HANDS:
             mirror_hand(self.mirror, req)
+        if op == "supply":
+            ans["brownouts"] = self.brownouts
+        return ans
+
+    def _rebooted(self, ans):
+        """The device browned out while board time ran (ans: its marker): as after a power cut
+        and power_on it boots again from its flash into the same world, and the wait goes on
+        for the board time it had left. The answer lists the resets; after MAX_RESETS in one
+        request the device is left off."""
+        resets = []
+        while "_reset" in ans:
+            resets.append(ans["_reset"])
+            self.brownouts += 1
+            lines = ans.get("lines", [])
+            self.power_cut()
+            if len(resets) > MAX_RESETS:
+                self.down = ("it browned out %d times in a row: its supply cannot hold the "
+                             "ESP32 up (%s)" % (len(resets), resets[-1]["status"]))
+                return {"ok": False, "error": "device_off", "reason": "the device is off (%s); "
+                        "power_on boots it again" % self.down, "resets": resets, "lines": lines}
+            up = self.power_on()
+            if not up.get("ok"):
+                up["resets"] = resets
+                return up
+            if ans.get("during") == "wait" and ans.get("left_ms"):
+                ans = self._ask({"op": "wait", "ms": ans["left_ms"]})
+            else:
+                ans = {"ok": True, "lines": lines}
+        ans["resets"] = resets
         return ans
 
 
@@ -374,6 +416,9 @@ def mirror_hand(m, req):
         m.flip(req["at"])
     elif op == "slide":
         m.place(req["piece"], req["path"][-1], req.get("upside_down", False))
+    elif op == "supply":
+        if "cable" in req:
+            m.set_cable(req["cable"])
     elif op == "card":
         uid = req["uid"] if "uid" in req else m.card_of_kind(req["card"])
         if "reader" in req:
@@ -394,6 +439,16 @@ def offline_request(m, req, why="it is off"):
     op = req.get("op")
     if op == "world":
         return {"ok": True, "pieces": m.world()}
+    if op == "supply":
+        # the hands change the cable with the board off; the figures are the board's when on
+        try:
+            mirror_hand(m, req)
+        except WorldError as e:
+            return {"ok": False, "error": "refused", "reason": str(e)}
+        ans = m.supply_report()
+        ans["ok"] = True
+        ans["device"] = "off"
+        return ans
     if op == "card":
         return {"ok": False, "error": "device_off", "reason": "the reader is unpowered: the "
                 "device is off (%s); power_on boots it again" % why}

@@ -20,6 +20,7 @@ from shared_rules.rng import Rng
 from host_tools.sim import nfc_chip
 from host_tools.sim.magnetics import BoardField
 from host_tools.sim.analog import FrontEnd, OPEN
+from host_tools.sim import supply as supply_model
 
 
 def _root():
@@ -43,6 +44,9 @@ def load_json(rel):
 
 FAULTS = ("noise", "dead_sensor", "stuck_sensor", "nfc_crc", "weak_magnet")
 ANALOG_DESIGN = "hardware/design/analog.json"  # the front end the sensors' readings pass
+PARTS = "hardware/design/parts.json"
+ESP32 = "hardware/design/esp32.json"
+KIT_CABLE = "kit"
 DEFAULT_BOARD = "agent-dog-4"
 DEFAULT_CARDS = "agent-dog-cards"
 READERS = "hardware/design/readers.json"
@@ -176,11 +180,14 @@ class World:
         self.wait_until = 0
         self.deck = self._deck()
         self.table.stock([nfc_chip.parse_uid(uid) for uid, _ in self.deck])
+        self._init_power()
 
     # -- board time --------------------------------------------------------------------
     def advance_us(self, us):
         if self.hook is not None and self.clock_us >= self.wait_until:
             self.hook()
+        if self._brown is not None:
+            self._brownout_now()
         end = self.clock_us + us
         while self.schedule and self.schedule[0][0] <= end:
             ev = self.schedule.pop(0)
@@ -312,6 +319,67 @@ class World:
             px = buf[i * bpp:(i + 1) * bpp]
             self.led_colours[self.leds_map[i]] = [px[order[0]], px[order[1]], px[order[2]]]
         self.fe.leds(buf, order, bpp)
+        self.led_ma = self.supply.led_ma(buf, bpp)
+        if self._power_state():
+            self._brownout_now()  # the ESP32 resets while it drives the frame
+
+    # -- the supply (host_tools/sim/supply.py) ----------------------------------------------
+    def _init_power(self):
+        """The board's supply from the design data and this board's maps, through the kit's
+        cable, every LED dark. on_brownout is the device's reset path (the device process
+        sets it): called when the ESP32's supply falls under its brown-out detector."""
+        parts = load_json(PARTS)
+        self.supply_data = supply_model.load_sim_data()
+        counts = {"sensors": len(self.locs), "leds": len(self.leds_map),
+                  "muxes": len([r for r in self.sensor_at if max(r) >= 0]),
+                  "readers": 1 + len(self.pins["nfc"].get("more_cs", ()))}
+        design = supply_model.design_from_data(parts, load_json(ESP32), self.pins, counts)
+        self.kit_cable_mohm = supply_model.cable_mohm(KIT_CABLE, parts, self.supply_data)
+        self.supply = supply_model.Supply(design, self.kit_cable_mohm, self.supply_data)
+        self.cable = KIT_CABLE
+        self.led_ma = counts["leds"] * design["leds"]["idle_ma"]
+        self.brownouts = 0
+        self.on_brownout = None
+        self._brown = None
+        self._power_state()
+
+    def _power_state(self):
+        """Evaluates the supply now; True (and the reset pending) when the ESP32 browns out."""
+        st = self.supply.state(self.led_ma)
+        self.power_state = st
+        if st["brownout"]:
+            self._brown = st
+        return st["brownout"]
+
+    def _brownout_now(self):
+        st = self._brown
+        self._brown = None
+        self.brownouts += 1
+        if self.on_brownout is not None:
+            self.on_brownout(st)
+
+    def set_cable(self, cable):
+        """Plugs the board in through another cable (supply.cable_mohm names them); a cable
+        that cannot hold the ESP32 up resets it once board time runs."""
+        try:
+            mohm = self.kit_cable_mohm if cable == KIT_CABLE else supply_model.cable_mohm(
+                cable, None, self.supply_data)
+        except (supply_model.SupplyError, KeyError, TypeError):
+            raise SimError("a cable is kit, one of %s, or {\"awg\": gauge, \"m\": metres}"
+                           % ", ".join(sorted(self.supply_data["cables"])))
+        self.supply.cable_mohm = mohm
+        self.cable = cable
+        self._power_state()
+
+    def supply_report(self):
+        st = self.power_state
+        out = {"cable": self.cable, "cable_mohm": round(self.supply.cable_mohm, 1),
+               "status": st["status"], "brownouts": self.brownouts}
+        for key in ("vbus_v", "efuse_in_v", "rail_5v_v", "esp32_v"):
+            out[key] = round(st[key], 3)
+        for key in ("input_ma", "led_ma"):
+            out[key] = round(st[key], 1)
+        return out
 
     # -- the world API: hands on the board -------------------------------------------------
     def _loc(self, at):
