@@ -20,7 +20,7 @@ SIM_DATA = "host_tools/sim/data/supply.json"
 TYP = 0
 MAX = 1
 # how many of a component the board places, by the board's maps (every other one: one)
-COUNTED = {"sensor": "sensors", "mux": "muxes"}
+COUNTED = {"sensor": "sensors", "mux": "muxes", "miso_buffer": "miso_buffers"}
 READER_HEADER = "nfc_header"
 LED_DATA_PULLDOWN = "r_led_pd"
 DVDT_CAP = "c_dvdt"
@@ -77,6 +77,7 @@ def _add(rails, rail, typ, mx, n):
         rails[rail] = t
     t[TYP] += n * typ
     t[MAX] += n * mx
+
 
 MODULE_DRAWS = ("supply", "antenna")  # a module's steady draw, and what it draws when switched on
 
@@ -136,7 +137,7 @@ def _efuse(parts, source_v):
 
 def design_from_data(parts, esp, pins, counts):
     """A board's power design from parts.json, esp32.json, its pins.json and its counts
-    ({"sensors", "muxes", "leds", "readers"}), as the simulator builds it. What only the
+    ({"sensors", "muxes", "leds", "readers", "miso_buffers"}), as the simulator builds it. What only the
     circuit says (the capacitance at attach) is None here."""
     mods = parts["modules"]
     comps = parts["components"]

@@ -333,6 +333,9 @@ class World:
         counts = {"sensors": len(self.locs), "leds": len(self.leds_map),
                   "muxes": len([r for r in self.sensor_at if max(r) >= 0]),
                   "readers": 1 + len(self.pins["nfc"].get("more_cs", ()))}
+        # readers sharing the bus each drive MISO through a buffer (readers.json bus)
+        buffered = self.readers_spec["bus"]["miso_buffered"] and counts["readers"] > 1
+        counts["miso_buffers"] = counts["readers"] if buffered else 0
         design = supply_model.design_from_data(parts, load_json(ESP32), self.pins, counts)
         self.kit_cable_mohm = supply_model.cable_mohm(KIT_CABLE, parts, self.supply_data)
         self.supply = supply_model.Supply(design, self.kit_cable_mohm, self.supply_data)
