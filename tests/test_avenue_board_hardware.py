@@ -81,7 +81,7 @@ def test_the_power_budget_counts_every_reader(variant, boards):
     b = power.budget(variant, boards=list(boards.values()))
     lines = [ln for ln in b.lines if ln.name.startswith("RC522")]
     assert len(lines) == 2 and all(ln.qty == len(READERS) for ln in lines)
-    assert all(ln.rail == "+3V3_SENSOR" for ln in lines)  # the buck's, not the DevKit's LDO
+    assert all(ln.rail == "+3V3_NFC" for ln in lines)  # their own buck, not the DevKit's LDO
     assert lines[0].typ_ma == pytest.approx(len(READERS) * RC522_CHIP_MA)
     assert lines[1].typ_ma == pytest.approx(RC522_ANTENNA_MA)
     assert b.input_max_ma < b.rating_ma

@@ -41,7 +41,7 @@ from test_dog_board_putright import reached
 
 pytestmark = pytest.mark.micropython
 
-HAND_OPS = ("lift", "place", "flip", "card", "card_off", "press")
+HAND_OPS = ("lift", "place", "flip", "card", "card_off", "discard", "press")
 SHORT_NOISE_MS = (20, 60)  # under the scanner's four-scan debounce (80 ms): never a piece
 LONG_NOISE_MS = (150, 500)  # long enough to be seen: a mismatch until it ends
 QUIET_MS = 300  # after a long burst, the hands wait this much more before going on
@@ -133,7 +133,7 @@ class CutTable(Table):
             self.held.pop(req["piece"], None)
         elif op == "card":
             self.card_on = True
-        elif op == "card_off":
+        elif op in ("card_off", "discard"):
             self.card_on = False
         return ans
 

@@ -3,7 +3,7 @@
 # ground for the LEDs and the sensors, a 100 kohm pull-down at each ADC pin). Expectations come
 # from the ranks (docs/board-protocols.md, section 3: red-4 the jester) and the scanner's
 # classes (a dead sensor is a fault, never a piece: firmware/hal/scanner.py).
-from simboard import scan_for, check
+from simboard import scan_for, check, first_rank_design
 from host_tools.sim.world import World, load_json, ANALOG_DESIGN
 from firmware.board import Board
 from firmware.calibrate import rank_at_spots
@@ -15,6 +15,8 @@ RANKS = ("king", "knight", "citizen", "jester")
 DOG4 = "hardware/variants/dog-4"
 DOG6 = "hardware/variants/dog-6"
 WHITE = (255, 255, 255)
+JESTER_SEED = 22  # the board (sensor spread, placements) the jester is tried on
+CITIZEN_EDGE = 2  # calibration.up_edge: king/knight, knight/citizen, citizen/jester
 STRIP_0 = [str(k) for k in range(16)]  # strip-0: track spaces 0-15, its LEDs chained 0-15
 
 
@@ -29,11 +31,12 @@ def old_design():
     return d
 
 
-def board(seed, config, design=None):
-    """A fresh board of that variant on the front end of `design` (default: today's),
+def board(seed, config, design=None, magnets=None):
+    """A fresh board of that variant on the front end of `design` (default: today's) with the
+    pieces' `magnets` (default: today's),
     calibrated the way a person does it (ranks_tests.py): the empty board, then every piece on
     its start-area spot in rank order, with every LED dark."""
-    w = World(seed, config=config, cards="dog-cards")
+    w = World(seed, config=config, cards="dog-cards", magnets=magnets)
     if design is not None:
         w._front_end(design)
     b = Board(config_dir=config, data_dir=SCRATCH)
@@ -62,28 +65,49 @@ def light_strip_0(b):
     b.leds.show()
 
 
-def jester_under_lit_leds(design):
-    """A jester at the far end of strip-0, every LED of the strip lit: what the scanner reads
-    there, and the strip's other (empty) spaces that read a piece."""
-    w, b = board(21, DOG4, design)
+def mean_reading(w, b, loc, scans=8):
+    """The ADC's reading of loc's sensor, averaged over a few scans (one reading's noise is
+    about 4 mV rms)."""
+    total = 0
+    for _ in range(scans):
+        scan_for(b, 20)
+        total += w.last_read[w.index[loc]]
+    return total // scans
+
+
+def jester_under_lit_leds(design, magnets=None):
+    """A jester at the far end of strip-0, then every LED of the strip lit: what the scanner
+    reads there, the strip's other (empty) spaces that read a piece, how far the lit LEDs move
+    the jester's reading and how far it stood from its band's citizen edge."""
+    w, b = board(JESTER_SEED, DOG4, design, magnets)
     w.lift("red:s4")
     w.place("red-4", "15")
     scan_for(b, 300)
     check(read(b, "15") == ("upright", "jester"), "the jester, LEDs dark: %r" % (read(b, "15"),))
+    dark = mean_reading(w, b, "15")
+    room = b.calib.up_edge[3 * b.index["15"] + CITIZEN_EDGE] - dark
     light_strip_0(b)
     scan_for(b, 600)
+    shift = mean_reading(w, b, "15") - dark
     ghosts = [loc for loc in STRIP_0[:-1] if read(b, loc)[0] != "empty"]
-    return read(b, "15"), ghosts
+    return read(b, "15"), ghosts, shift, room
 
 
 def test_lit_leds_on_the_old_shared_ground_raise_a_jester_to_a_citizen():
-    seen, ghosts = jester_under_lit_leds(old_design())
+    # the first design's front end: the LEDs' return current through the sensors' ground moves
+    # every reading on the strip by more than the jester's room under its band's edge, and the
+    # empty spaces past the middle of the strip read pieces
+    seen, ghosts, shift, room = jester_under_lit_leds(old_design())
+    check(shift > room, "lit LEDs moved the jester's reading by %d, under its room %d" % (
+        shift, room))
     check(seen == ("upright", "citizen"), "the jester under lit LEDs read %r" % (seen,))
     check(ghosts, "no empty space near the strip's far end read a piece")
 
 
 def test_lit_leds_leave_a_jester_a_jester_on_the_separate_grounds():
-    seen, ghosts = jester_under_lit_leds(None)
+    seen, ghosts, shift, room = jester_under_lit_leds(None)
+    check(abs(shift) < room // 4, "lit LEDs moved the jester's reading by %d (room %d)" % (
+        shift, room))
     check(seen == ("upright", "jester"), "the jester under lit LEDs read %r" % (seen,))
     check(ghosts == [], "empty spaces read pieces under lit LEDs: %r" % (ghosts,))
 

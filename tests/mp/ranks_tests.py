@@ -8,7 +8,7 @@ import json
 import os
 import micropython
 
-from simboard import scan_for, check
+from simboard import scan_for, check, first_rank_design
 from host_tools.sim.world import World, SimError
 from host_tools.sim.lap import gains_rounds, rank_of_piece
 from host_tools.sim.magnetics import bz_mt, stack_mm
@@ -373,20 +373,6 @@ def test_a_new_rank_under_a_piece_already_read_waits_twice_as_long():
 # -- the tolerance box, end to end (issue 27, finding 3) ---------------------------------------
 HEIGHT_MM = 0.5  # hardware/design/magnets.json: a sensor within 0.5 mm of its design height
 AIM_MM = 2.5     # how far off a person puts a piece down by eye (placement.free_mm)
-
-
-def first_rank_design():
-    """magnets.json as the first design had it for the DOG boards: rods of 4 x 6, 3 x 4, 2 x 4
-    and 1.5 x 3 mm, and no centring overlay."""
-    with open(MAGNETS) as f:
-        spec = json.load(f)
-    for rank, d, l in (("king", 4.0, 6.0), ("knight", 3.0, 4.0), ("citizen", 2.0, 4.0),
-                       ("jester", 1.5, 3.0)):
-        spec["magnets"]["old-" + rank] = {"d_mm": d, "l_mm": l}
-        spec["rank_magnets"][rank] = "old-" + rank
-    for name in ("dog-4", "dog-6"):
-        spec["boards"][name]["centring"] = False
-    return spec
 
 
 def mean_gain_space(w):

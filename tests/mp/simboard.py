@@ -1,10 +1,12 @@
 # Helpers for MicroPython-side tests: a fresh simulated world and the firmware's Board on it.
+import json
 import time
 
 from host_tools.sim.world import World
 from firmware.board import Board
 from firmware.hal.scanner import NAMES
 
+MAGNETS = "hardware/design/magnets.json"
 SCAN_MS = 20  # 50 scans per second, the firmware's rate
 
 
@@ -38,3 +40,17 @@ def state_of(board, loc):
 def check(cond, msg):
     if not cond:
         raise AssertionError(msg)
+
+
+def first_rank_design():
+    """magnets.json as the first design had it for the DOG boards: rods of 4 x 6, 3 x 4, 2 x 4
+    and 1.5 x 3 mm, and no centring overlay."""
+    with open(MAGNETS) as f:
+        spec = json.load(f)
+    for rank, d, l in (("king", 4.0, 6.0), ("knight", 3.0, 4.0), ("citizen", 2.0, 4.0),
+                       ("jester", 1.5, 3.0)):
+        spec["magnets"]["old-" + rank] = {"d_mm": d, "l_mm": l}
+        spec["rank_magnets"][rank] = "old-" + rank
+    for name in ("dog-4", "dog-6"):
+        spec["boards"][name]["centring"] = False
+    return spec
