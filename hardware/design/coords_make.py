@@ -97,7 +97,7 @@ def default_ring(variant, mech):
     _ring_track(lay, p, cx, cy, sensors, leds)
     for colour in lay["colours"]:
         _ring_colour(lay, p, cx, cy, colour, sensors, leds)
-    card = mech["cards"]["dog"]["size_mm"]
+    card = p["card_mm"]
     half = p["pads_mm"] / 2
     pile = _pad((cx + half, cy), card, mech["pad_margin_mm"])
     pile["why"] = ("the discard pile: a played card is read alone on the play pad, then laid "
@@ -127,7 +127,7 @@ def default_avenue(variant, mech):
     for side_name, sy in (("green", cy + dy), ("blue", cy - dy)):
         leds["seat:%s-0" % side_name] = (cx - dx, sy)
         leds["seat:%s-1" % side_name] = (cx + dx, sy)
-    card = mech["cards"]["agent-avenue"]["size_mm"]
+    card = p["card_mm"]
     margin = mech["pad_margin_mm"]
     half = p["pad_spacing_mm"] / 2
     right = panel + side + panel / 2

@@ -15,6 +15,8 @@
 # a frame costs one sum over its bytes and a quadratic.
 import math
 
+from host_tools.sim.files import load_json
+
 RAIL_5V = "+5V"
 SIM_DATA = "host_tools/sim/data/supply.json"
 TYP = 0
@@ -38,7 +40,6 @@ class SupplyError(ValueError):
 
 def load_sim_data():
     """The simulator's own supply figures (host_tools/sim/data/supply.json)."""
-    from host_tools.sim.world import load_json  # the world loads this module: import late
     return load_json(SIM_DATA)
 
 

@@ -21,25 +21,7 @@ from host_tools.sim import nfc_chip
 from host_tools.sim.magnetics import BoardField
 from host_tools.sim.analog import FrontEnd, OPEN
 from host_tools.sim import supply as supply_model
-
-
-def _root():
-    try:
-        here = __file__
-    except NameError:
-        return "."
-    cut = here.rfind("host_tools/sim/world")
-    if cut <= 0:
-        return "."
-    return here[:cut].rstrip("/") or "."
-
-
-ROOT = _root()
-
-
-def load_json(rel):
-    with open(rel if rel.startswith("/") else ROOT + "/" + rel) as f:
-        return json.load(f)
+from host_tools.sim.files import ROOT, load_json  # noqa: F401 (tools read them from here)
 
 
 FAULTS = ("noise", "dead_sensor", "stuck_sensor", "nfc_crc", "weak_magnet")
