@@ -14,7 +14,6 @@
 # multiplexers on the same ADC pins. The field at each sensor is the pieces' magnets' as
 # hardware/design/magnets.json makes and places them (host_tools/sim/magnetics.py): each
 # piece's magnet as made, each sensor's height, each placement's offset, the neighbours'.
-import json
 
 from shared_rules.rng import Rng
 from host_tools.sim import nfc_chip
