@@ -160,6 +160,9 @@ def cmd_virtual(args):
             args.board, args.game)
     except SimError as e:
         return fail("virtual: %s" % e, EXIT_USAGE)
+    held = flash_held(args.flash)
+    if held:
+        return fail("virtual: %s" % held)
     # a flash of its own unless one is named: it goes with the device
     flash = args.flash or tempfile.mkdtemp(prefix="agentboard-vflash-")
     try:
@@ -315,6 +318,9 @@ def cmd_sim(args):
             why = str(e)
     if why is not None:
         return fail("sim: %s" % why, EXIT_USAGE)
+    held = flash_held(args.flash)
+    if held:
+        return fail("sim: %s" % held)
     chosen = (["--game", args.game] if args.game else []) + (
         ["--board", args.board] if args.board else [])
     if args.headless:
@@ -331,6 +337,15 @@ def cmd_sim(args):
                                                      else args.port)]
                + (["--flash", args.flash] if args.flash else [])
                + (["--no-browser"] if args.no_browser else []) + chosen)
+
+
+def flash_held(flash):
+    """The sentence naming the running simulator that holds the folder flash, or None: asked
+    before a simulator or virtual device is started on it (a second device on one flash)."""
+    if not flash:
+        return None
+    from host_tools.sim.server import flash_holder
+    return flash_holder(flash)
 
 
 def _sim_refusal(args):
