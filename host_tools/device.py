@@ -100,9 +100,11 @@ class SimConsole:
     """The console of a simulated device (host_tools.sim), same interface."""
 
     def __init__(self, flash, seed=1):
-        from host_tools.sim.server import Sim, SimError
+        from host_tools.sim.server import FlashHeld, Sim, SimError
         try:
             self.sim = Sim(seed=seed, flash=flash)
+        except FlashHeld as e:
+            raise DeviceError(str(e))  # another simulator runs this board: not ours to start
         except (SimError, OSError) as e:
             raise DeviceError("cannot start the simulated board in %s: %s" % (
                 flash, e.strerror if isinstance(e, OSError) and e.strerror else e))

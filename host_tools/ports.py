@@ -4,7 +4,8 @@
 without host or port number, a path that does not exist, a folder or a plain file. After a
 tool failed to open a port, `open_problem(port)` opens it once more to learn why (esptool and
 mpremote keep the reason to themselves) and says it for a person: busy, no permission, not a
-serial port, nothing listening."""
+serial port, nothing listening. `on_usb(bridges)` lists the serial ports whose USB bridge is
+one of an ESP32 board's."""
 import errno
 import os
 import stat
@@ -74,3 +75,13 @@ def explain(port, e):
         return "cannot find the host of %s: check the address" % port
     # pyserial repeats the port and the errno: keep its last, plainest part
     return "cannot open %s: %s" % (port, text.rsplit("] ", 1)[-1])
+
+
+def on_usb(bridges, comports=None):
+    """[(port, bridge name)] of the serial ports (pyserial's list_ports.comports(), or the
+    ones given) behind one of `bridges` ((vendor id, product id) -> name), by device name."""
+    if comports is None:
+        from serial.tools import list_ports
+        comports = list_ports.comports()
+    found = [(p, bridges[(p.vid, p.pid)]) for p in comports if (p.vid, p.pid) in bridges]
+    return sorted(found, key=lambda f: f[0].device)

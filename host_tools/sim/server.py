@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import tempfile
 
 from host_tools import paths
@@ -27,10 +28,110 @@ CALIB_FILE = "calib.json"
 # tool given only the flash (`agentboard calibrate --sim-flash DIR`) must find the same board
 BOARD_FILE = ".sim-board"
 CALIBRATE_SETTLE_MS = 300  # more than the scanner's debounce: the board is still when measured
+# the running simulator that holds a flash folder: its pid and command line. Two devices on one
+# flash would each boot their own world from it and overwrite each other's files; the lock
+# file is flock'ed while held, so the kernel frees the lock of a process that died
+LOCK_FILE = ".sim-lock"
 
 
 class SimError(Exception):
     pass
+
+
+class FlashHeld(SimError):
+    """The flash folder is held by another running simulator (said in one sentence)."""
+
+
+def _command_line():
+    argv = list(getattr(sys, "orig_argv", None) or sys.argv)
+    return " ".join([os.path.basename(argv[0])] + argv[1:]) if argv else "?"
+
+
+def _flock():
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): the unix-port simulator does not run there
+        return None
+    return fcntl
+
+
+def _lock(f, flash):
+    """Locks the open lock file f for this process: None, or the sentence naming the running
+    process that holds it (f is left open either way)."""
+    fcntl = _flock()
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.seek(0)
+        return _held_by(flash, f.read())
+    return None
+
+
+def _same_file(f, path):
+    try:
+        return os.path.samestat(os.fstat(f.fileno()), os.stat(path))
+    except OSError:
+        return False
+
+
+def hold_flash(flash):
+    """The open lock file that marks `flash` as this process's (keep it open while the
+    device runs; release_flash ends it), or None where there are no file locks. FlashHeld
+    names the running process that holds it; the lock of a process that died is taken over."""
+    if _flock() is None:
+        return None
+    path = os.path.abspath(os.path.join(flash, LOCK_FILE))  # removed by this name at the end
+    while True:
+        f = open(path, "a+")
+        held = _lock(f, flash)
+        if held:
+            f.close()
+            raise FlashHeld(held)
+        if _same_file(f, path):
+            break
+        f.close()  # locked a file its holder removed as it stopped: lock the one there now
+    f.seek(0)
+    f.truncate()
+    f.write(json.dumps({"pid": os.getpid(), "command": _command_line()}) + "\n")
+    f.flush()
+    return f
+
+
+def flash_holder(flash):
+    """The sentence naming the running simulator that holds `flash`, or None (nothing is
+    made or changed: a command asks before it starts anything)."""
+    if _flock() is None:
+        return None
+    try:
+        f = open(os.path.join(flash, LOCK_FILE))
+    except OSError:
+        return None  # no folder, or no simulator ever ran on it
+    with f:
+        return _lock(f, flash)  # a lock got here is let go as f closes
+
+
+def _held_by(flash, said):
+    try:
+        who = json.loads(said)
+        pid, command = int(who["pid"]), str(who["command"])
+    except (ValueError, KeyError, TypeError):
+        pid, command = None, "?"  # written this instant: its holder is still starting
+    return ("%s is the flash of a simulated board that %s runs (%s): stop it (Ctrl-C where it "
+            "runs%s), or use that board through what it offers (the page of `agentboard sim`, "
+            "the control channel of `sim --headless`)" % (
+                flash, "process %d" % pid if pid else "another process", command,
+                ", or kill %d" % pid if pid else ""))
+
+
+def release_flash(lock):
+    """Ends the hold of hold_flash: the lock file removed, then unlocked."""
+    if lock is None or lock.closed:
+        return
+    try:
+        os.remove(lock.name)
+    except OSError:
+        pass
+    lock.close()
 
 
 def blank_partitions(flash):
@@ -113,6 +214,15 @@ class Sim:
         self.seed = seed
         self.flash = flash or tempfile.mkdtemp(prefix="agentboard-flash-")
         os.makedirs(self.flash, exist_ok=True)
+        self.lock = hold_flash(self.flash)  # before anything on the flash is read or written
+        self.proc = None
+        try:
+            self._setup(config, board, game, players, heap_kw, calibrate)
+        except BaseException:
+            self.close()
+            raise
+
+    def _setup(self, config, board, game, players, heap_kw, calibrate):
         if board is None and game is None and config is None:
             board = flash_board(self.flash)
         if board is None and game in worlds.GAME_BOARDS:
@@ -124,16 +234,15 @@ class Sim:
             board, self.cards = board_and_cards(board, game, players)
             self.config = config or (board_config(board) if board else paths.HARDWARE)
         self.board = board or "agent-dog-4"
-        if not os.listdir(self.flash):
+        if not [n for n in os.listdir(self.flash) if n != LOCK_FILE]:
             blank_partitions(self.flash)  # a new flash: as `agentboard flash` leaves a device
         if config is None:
             with open(os.path.join(self.flash, BOARD_FILE), "w") as f:
                 f.write(self.board + "\n")
         self.game = game
         self.heap_kw = heap_kw
-        self.proc = None
         # the physical board, which outlives the device
-        self.mirror = worlds.make(self.config, seed, self.cards)
+        self.mirror = worlds.make(self.config, self.seed, self.cards)
         self.booted = False
         self.brownouts = 0  # the ESP32's brown-out resets so far (each booted it again)
         self.stray = []  # device output that was not an answer (prints, tracebacks)
@@ -241,6 +350,7 @@ class Sim:
         return {"ok": True}
 
     def close(self):
+        """Switches the device off for good: the flash is free for another simulator."""
         if self.alive():
             self.proc.stdin.close()
             try:
@@ -248,6 +358,7 @@ class Sim:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
         self.proc = None
+        release_flash(self.lock)
 
     # -- requests ------------------------------------------------------------------------
     def _ask(self, req):
