@@ -264,14 +264,15 @@ def cmd_export(args):
 
 def cmd_monitor(args):
     from host_tools.device import DeviceError
+    from host_tools.monitor import Printer
     con, code = connect(args)
     if con is None:
         return code
+    show = Printer(sys.stdout, json_lines=args.json)
     try:
         view = con.send({"op": "public"})
         if view.get("ok"):
-            # keys sorted: the order the board happened to write them in must not show
-            print(json.dumps(view.get("view"), sort_keys=True), flush=True)
+            show.view(view.get("view"))
         elif view.get("error") == "no_game":
             sys.stderr.write("agentboard: no game on the board yet; its events follow as they "
                              "happen\n")
@@ -279,7 +280,7 @@ def cmd_monitor(args):
             return fail("the board does not show its game: %s" % view.get("reason"))
         for _ in range(args.polls):
             for e in con.poll_events(args.every):
-                print(json.dumps(e, sort_keys=True), flush=True)
+                show.event(e)
     except DeviceError as e:
         return fail(str(e))
     except KeyboardInterrupt:
@@ -563,6 +564,8 @@ def _console_commands(sub):
             p.add_argument("-o", "--output", type=cliargs.output_file,
                            help="file to write (default: stdout)")
         elif name == "monitor":
+            p.add_argument("--json", action="store_true", help="print the board's JSON lines "
+                           "(for tools) instead of words")
             p.add_argument("--polls", type=cliargs.not_negative, default=10**9,
                            help=argparse.SUPPRESS)
             p.add_argument("--every", type=cliargs.seconds, default=0.5,
