@@ -7,6 +7,8 @@ face-down card is not among them, so no line can name it.
 line() answers {"text": ..., "kind": ...} with the kinds of host_tools/web/guidance.py: stopped,
 idle, do, refused, fault, over."""
 from shared_rules.avenue import tables as T
+from shared_rules.describe_avenue import other as _other
+from shared_rules.describe_base import cap as _cap, fault
 
 TB = T.load()
 
@@ -23,10 +25,6 @@ _ASKS = {T.RECRUIT_TOP: "tap the top card of the agent deck (it is recruited)",
          T.STEAL: "tap one of %s's agents in play (it goes to the hand)"}
 
 
-def _cap(text):
-    return text[:1].upper() + text[1:]
-
-
 def _since(events):
     for j in range(len(events) - 1, -1, -1):
         if events[j].get("event") in _MOVES_ON:
@@ -39,10 +37,6 @@ def _who(view, side):
     if view["seats"][side] > 1:
         return "%s (seat %d)" % (_cap(side), view.get("seat", 0) + 1)
     return _cap(side)
-
-
-def _other(side):
-    return TB.sides[1 - TB.side_index[side]]
 
 
 def _pawns(view, pieces, held):
@@ -58,6 +52,29 @@ def _pawns(view, pieces, held):
                 "put" if at.get(side) is None else "move", side,
                 "down on" if at.get(side) is None else "to", want))
     return out
+
+
+# where the card the tap pad asks for lies, by what it asks (and by the ability's mechanic)
+_TAP_FROM = {"offer": "market_deck", "refill": "market_deck", "market": "offer",
+             "discard": "hand"}
+_AGENT_FROM = {T.RECRUIT_TOP: "agent_deck", T.TAKE_BACK: "tableau", T.STEAL: "tableau"}
+
+
+def tap_from(view):
+    """Where the players pick the card the tap pad asks for now: {"place": "offer",
+    "market_deck", "agent_deck", "hand" or "tableau", "side": whose tableau or hand}, or None
+    when it asks for nothing. The page shows those cards where the choice is made."""
+    tap = (view or {}).get("tap")
+    if tap is None:
+        return None
+    side = view["pending"][0] if view.get("rules_phase") == "market" else view.get("active")
+    place = _TAP_FROM.get(tap)
+    if place is None:  # an ability's agent (again: the same one)
+        card = TB.market_index.get(view.get("taken"))
+        place = _AGENT_FROM.get(TB.effect[card], "hand") if card is not None else "hand"
+        if card is not None and TB.effect[card] == T.STEAL:
+            side = _other(side)
+    return {"place": place, "side": side}
 
 
 def _market(view, side):
@@ -108,8 +125,7 @@ def line(view, events, pieces, held=0, device=None, lifted=0, result=None, light
     after = _since(events)
     faults = [e for e in after if e.get("event") == "fault"]
     if faults:
-        return {"kind": "fault", "text": "Fault: %s: %s" % (faults[-1].get("what"),
-                                                           faults[-1].get("reason"))}
+        return {"kind": "fault", "text": fault(faults[-1])}
     bad = sorted((loc for loc, m in (lights or {}).items() if m == "fault"), key=int)
     if bad:
         return {"kind": "fault", "text": "The sensor under space %s reads nonsense (blinking "

@@ -23,6 +23,7 @@ from host_tools.web.avenue_actions import LIFTED, TOPS
 from host_tools.web.avenue_cards import Cards, SIDES, TB
 from host_tools.web.twin import (CARD_ON_MS, EVENTS_KEPT, PRESS_MS, Twin, TwinError,
                                  public_answer, refuse)
+from shared_rules.describe_avenue import acting
 
 BOARD = "agent-avenue"
 GAME = "agent-avenue"
@@ -63,6 +64,7 @@ class AvenueTwin(Twin):
         if game not in (None, GAME):
             raise TwinError("%s is not played on %s; it plays %s" % (game, board, GAME))
         self.board = board
+        self.game = GAME
         self.games = {GAME: sorted(SEATS)}
         self._start(Sim(seed=seed, flash=flash, board=board), seed, speed, paused)
 
@@ -222,7 +224,10 @@ class AvenueTwin(Twin):
                 "view": view,
                 "guidance": avenue_guidance.line(view, events, pieces, len(self.held), device,
                                                  len(c.lifted), self.result, lights),
-                "events": [{"seq": s, "event": e} for s, e in self.events if s > since],
+                "status": self.status(),
+                "acts": acting(view),
+                "tap_from": avenue_guidance.tap_from(view),
+                "events": self._said(since),
                 "referee": bool(referee),
             }
             if referee:
