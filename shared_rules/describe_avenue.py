@@ -4,7 +4,7 @@
 # Every sentence is built from the event alone: no event names the face-down card before the
 # recruit, and a face-down card or a discard is "a card".
 from shared_rules.describe_base import (boot, cap, fault, listed, mismatch, name, plural,
-                                        unknown)
+                                        reason, unknown)
 
 TITLE = "Agent Avenue"
 FACES = {"up": "face-up", "down": "face-down"}
@@ -113,7 +113,7 @@ def _tap(ev):
 
 
 def _reject(ev):
-    return "Refused (%s pad): %s." % (ev.get("reader"), ev.get("reason"))
+    return "Refused (%s pad): %s." % (ev.get("reader"), reason(ev.get("reason")))
 
 
 def _win(ev):
@@ -158,10 +158,15 @@ def _hand(ev):
     return "%s's %s goes to %s's hand." % (cap(ev["side"]), name(ev["agent"]), ev["to"])
 
 
-def _end(ev):
+def why_won(ev):
+    """Why the side won, from the `end` event: "its pawn caught the other; the tie rule
+    decided"."""
     why = _REASONS.get(ev.get("reason"), str(ev.get("reason")).replace("_", " "))
-    return "%s wins (%s%s)." % (cap(ev["winner"]), why,
-                                "; the tie rule decided" if ev.get("tie") else "")
+    return why + ("; the tie rule decided" if ev.get("tie") else "")
+
+
+def _end(ev):
+    return "%s wins (%s)." % (cap(ev["winner"]), why_won(ev))
 
 
 _SAY = {"boot": _boot, "new_game": _new_game, "offer": _offer, "resumed": _resumed,
@@ -220,7 +225,9 @@ SAID_BY_DECISION = ("discard", "play", "market")
 # -- the public view in a line ----------------------------------------------------------------
 def view(v, actor=True):
     """The game on the board in words: mode, seating, phase (with actor: who acts), decks."""
-    parts = ["%s, %s mode" % (TITLE, v.get("mode")), seating(v.get("seats") or {})]
+    seats = v.get("seats") or {}
+    parts = ["%s, %s mode" % (TITLE, v.get("mode")), "%d green against %d blue" % (
+        seats.get("green", 0), seats.get("blue", 0))]
     phase = v.get("phase")
     rules = v.get("rules_phase", phase)
     shown = phase if phase in ("setup", "await_effect", "mismatch", "game_over") else rules
@@ -229,7 +236,7 @@ def view(v, actor=True):
                  _PHASES.get(shown, str(shown).replace("_", " ")))
     if v.get("winner"):
         parts.append("%s won" % v["winner"])
-    parts.append("agent deck: %s" % plural(v.get("deck") or 0, "card"))
+    parts.append("%s left" % plural(v.get("deck") or 0, "agent card"))
     if v.get("mode") == "advanced":
-        parts.append("market deck: %s" % plural(v.get("market_deck") or 0, "card"))
+        parts.append("%s left" % plural(v.get("market_deck") or 0, "market card"))
     return " · ".join(parts)

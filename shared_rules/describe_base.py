@@ -35,6 +35,18 @@ def where(loc):
     return "%s's start area" % colour
 
 
+def reason(text):
+    """A reason the firmware gave, for a person: a card's or a rule's key in it ("security_system
+    is not in the offer") said by its name ("Security System is not in the offer")."""
+    out = []
+    for word in str(text).split(" "):
+        core = word.rstrip(".,:;)")
+        if "_" in core and core.replace("_", "").isalpha():
+            word = name(core) + word[len(core):]
+        out.append(word)
+    return " ".join(out)
+
+
 def places(locs):
     return listed([where(x) for x in locs])
 

@@ -4,7 +4,7 @@
 # runs on MicroPython too. Every sentence is built from the event alone, and an event names a
 # colour only where the rules reveal it (a piece knocked out or revealed).
 from shared_rules.describe_base import (boot, cap, fault, listed, mismatch, places, plural,
-                                        unknown, where)
+                                        reason, unknown, where)
 
 # why the rules put a seat out of the round (docs/rules-protocol.md, the `out` event)
 _OUT = {"own_capture": "it knocked out a piece of its own team",
@@ -138,7 +138,7 @@ def _move(ev):
 
 
 def _reject(ev):
-    text = "Refused: %s" % ev.get("reason")
+    text = "Refused: %s" % reason(ev.get("reason"))
     if ev.get("locations"):
         text += " (at %s)" % places(ev["locations"])
     if ev.get("uid"):

@@ -7,8 +7,8 @@ face-down card is not among them, so no line can name it.
 line() answers {"text": ..., "kind": ...} with the kinds of host_tools/web/guidance.py: stopped,
 idle, do, refused, fault, over."""
 from shared_rules.avenue import tables as T
-from shared_rules.describe_avenue import other as _other
-from shared_rules.describe_base import cap as _cap, fault
+from shared_rules.describe_avenue import other as _other, why_won
+from shared_rules.describe_base import cap as _cap, fault, name, reason
 
 TB = T.load()
 
@@ -90,9 +90,9 @@ def _market(view, side):
         ask = _ASKS.get(TB.effect[card], "tap the agent the ability names")
         if "%s" in ask:
             named = TB.effect_agent[card]
-            ask = ask % (TB.agent_names[named] if TB.effect[card] == T.RECRUIT_HAND_NAMED
+            ask = ask % (name(TB.agent_names[named]) if TB.effect[card] == T.RECRUIT_HAND_NAMED
                          else _other(side) if TB.effect[card] == T.STEAL else side)
-        return "%s (%s): %s, or press back if there is none." % (who, taken, ask)
+        return "%s (%s): %s, or press back if there is none." % (who, name(taken), ask)
     if tap == "again":
         return "%s: tap the same agent again to recruit it again, or press back to keep it in " \
                "the hand." % who
@@ -136,15 +136,14 @@ def line(view, events, pieces, held=0, device=None, lifted=0, result=None, light
     phase = view.get("phase")
     if phase == "game_over":
         r = result or {"winner": view.get("winner")}
-        why = " (%s%s)" % (r["reason"], ", tie rule" if r.get("tie") else "") \
-            if r.get("reason") else ""
+        why = " (%s)" % why_won(r) if r.get("reason") else ""
         return {"kind": "over", "text": "%s wins%s. Press \"new game\" for another." % (
             _cap(str(r.get("winner"))), why)}
     rejects = [e for e in after if e.get("event") == "reject"]
     if rejects:
         r = rejects[-1]
         return {"kind": "refused", "text": "Refused (%s pad): %s." % (r.get("reader"),
-                                                                     r.get("reason"))}
+                                                                     reason(r.get("reason")))}
     todo = _pawns(view, pieces, held)
     if phase == "setup":
         parts = todo[:]

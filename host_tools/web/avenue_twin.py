@@ -23,6 +23,7 @@ from host_tools.web.avenue_actions import LIFTED, TOPS
 from host_tools.web.avenue_cards import Cards, SIDES, TB
 from host_tools.web.twin import (CARD_ON_MS, EVENTS_KEPT, PRESS_MS, Twin, TwinError,
                                  public_answer, refuse)
+from shared_rules.describe import words
 from shared_rules.describe_avenue import acting
 
 BOARD = "agent-avenue"
@@ -133,6 +134,7 @@ class AvenueTwin(Twin):
                 self.cards.new_game(ev["seats"], ev.get("mode") == "advanced", False)
         elif kind == "end":
             self.result = dict((k, ev[k]) for k in ("winner", "reason", "tie") if k in ev)
+            self.result["text"] = words(ev, GAME)
         self.cards.follow(ev, self.view.get("seat", 0) if self.view else 0)
 
     def _collect(self):

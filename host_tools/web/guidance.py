@@ -12,7 +12,7 @@ line() answers {"text": ..., "kind": ...}; kind is one of
   "fault"    a part of the board or a file on its flash is faulty,
   "over"     the game is won."""
 
-from shared_rules.describe_base import cap as _cap, fault, listed as _names, where
+from shared_rules.describe_base import cap as _cap, fault, listed as _names, reason, where
 
 # what a target light offers, in words (host_tools/web/lights.py's meanings)
 _TARGETS = {"target": "green", "knock": "knocks a piece out", "home": "home",
@@ -230,7 +230,7 @@ def line(view, events, pieces, lights, held=0, device=None):
         refused = refused_locations(view, events, pieces)
         if refused:
             return {"kind": "refused", "text": "Refused: %s (blinking red: %s)." % (
-                rejects[-1].get("reason") if rejects else "put the piece back",
+                reason(rejects[-1].get("reason")) if rejects else "put the piece back",
                 _names([where(x) for x in refused]))}
         card = view.get("card") or "card"
         steps = view.get("steps_left")
@@ -238,7 +238,7 @@ def line(view, events, pieces, lights, held=0, device=None):
         card_rejects = [e for e in rejects if not e.get("locations")]
         if card_rejects:
             return {"kind": "refused", "text": "Refused: %s. %s: move a piece with the %s."
-                    % (card_rejects[-1].get("reason"), Seat, card)}
+                    % (reason(card_rejects[-1].get("reason")), Seat, card)}
         if held:
             targets = [loc for loc, m in lights.items() if m in _TARGETS]
             if targets and len(targets) <= _NAMED_TARGETS:
@@ -254,7 +254,7 @@ def line(view, events, pieces, lights, held=0, device=None):
         head = "Round over, new cards dealt. " if phase == "round_end" else ""
         if rejects:
             return {"kind": "refused", "text": "Refused: %s. %s: tap another card (or hold "
-                    "back 2 s to pass)." % (rejects[-1].get("reason"), Seat)}
+                    "back 2 s to pass)." % (reason(rejects[-1].get("reason")), Seat)}
         return {"kind": "do", "text": "%s%s: tap a card." % (head, Seat)}
     if phase == "await_effect":
         todo = _effects(view, events, pieces, lights) or ["carry out what the lights show"]

@@ -355,8 +355,7 @@ function showResult(result, view) {
   box.hidden = !winner;
   box.dataset.winner = winner;
   box.dataset.reason = result && result.reason ? result.reason : "";
-  box.textContent = winner ? winner + " wins" + (result && result.reason ? " (" + result.reason +
-    (result.tie ? ", tie rule" : "") + ")" : "") : "";
+  box.textContent = result && result.text ? result.text : winner ? winner + " wins." : "";
 }
 
 function showHands(live) {
