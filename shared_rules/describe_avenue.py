@@ -224,9 +224,10 @@ SAID_BY_DECISION = ("discard", "play", "market")
 
 # -- the public view in a line ----------------------------------------------------------------
 def view(v, actor=True):
-    """The game on the board in words: mode, seating, phase (with actor: who acts), decks."""
+    """The game on the board in words: mode, seating, phase (with actor: who acts), decks. Short:
+    the page's status bar holds it on one line at 1280 pixels."""
     seats = v.get("seats") or {}
-    parts = ["%s, %s mode" % (TITLE, v.get("mode")), "%d green against %d blue" % (
+    parts = ["%s, %s" % (TITLE, v.get("mode")), "%d green against %d blue" % (
         seats.get("green", 0), seats.get("blue", 0))]
     phase = v.get("phase")
     rules = v.get("rules_phase", phase)
@@ -236,7 +237,8 @@ def view(v, actor=True):
                  _PHASES.get(shown, str(shown).replace("_", " ")))
     if v.get("winner"):
         parts.append("%s won" % v["winner"])
-    parts.append("%s left" % plural(v.get("deck") or 0, "agent card"))
+    # the decks as the page's game table names them
+    parts.append("agent deck %d" % (v.get("deck") or 0))
     if v.get("mode") == "advanced":
-        parts.append("%s left" % plural(v.get("market_deck") or 0, "market card"))
+        parts.append("market deck %d" % (v.get("market_deck") or 0))
     return " · ".join(parts)

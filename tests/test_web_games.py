@@ -47,6 +47,9 @@ LINES = """async () => {
         out[sel] = [...document.querySelectorAll(sel)].filter(shown)
             .map(e => e.textContent.trim()).filter(t => t);
     out.kind = document.getElementById("guidance").dataset.kind;
+    // a line cut short (the status bar ends in an ellipsis when its text is too wide)
+    out.cut = [...document.querySelectorAll("#status, #guidance")]
+        .filter(e => e.scrollWidth > e.clientWidth).map(e => e.id + ": " + e.textContent);
     return out;
 }"""
 
@@ -76,6 +79,7 @@ class Reader:
         lines = self.page.evaluate(LINES)
         self.spent += time.time() - t
         kind = lines.pop("kind")
+        assert not lines.pop("cut"), "a line is cut short at 1280x720: %s" % lines
         for sel, texts in lines.items():
             for text in texts:
                 assert not NOT_WORDS.search(text), "%s shows %r" % (sel, text)
