@@ -21,10 +21,10 @@ from host_tools.web.twin import Twin
 from shared_rules import variant
 from shared_rules.describe_avenue import acting
 from shared_rules.describe_base import cap, where
-from shared_rules.move import Move, legal_moves
+from shared_rules.move import legal_moves
 from shared_rules.state import new_game
 from test_web import ARGS, CHROMIUM, VIEWPORT, board_seq, board_since, until
-from test_web_avenue import PagePlayers, firmware, new_game as avenue_new_game
+from test_web_avenue import PagePlayers, act, firmware, new_game as avenue_new_game
 
 SPEED = 4  # board time runs 4 times the wall clock (the twins' ticks are 200 board ms)
 GUIDE_TICKS = 5  # the guidance line asks for the next act within this many ticks of the board
@@ -94,14 +94,14 @@ class Reader:
 
 
 class Site:
-    def __init__(self, browser, twin, path=""):
+    def __init__(self, browser, twin):
         self.twin = twin
         self.httpd = serve(twin, 0)
         self.port = self.httpd.server_address[1]
         self.page = browser.new_page(viewport=VIEWPORT)
         self.errors = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.goto("http://127.0.0.1:%d/%s" % (self.port, path))
+        self.page.goto("http://127.0.0.1:%d/" % self.port)
         self.page.wait_for_selector("#features li")
         # the person's reads (each the page's own refresh) stand for the page's poll: one
         # read per step, not five a second competing with the board for the two cores
@@ -157,8 +157,8 @@ class PageTable(Table):
         elif op == "place":
             req = {"op": "place", "id": req["piece"], "at": req["at"],
                    "upside_down": bool(req["upside_down"])}
-        ans = self.twin.act(req)
-        assert ans.get("ok") or not ok, (req, ans)
+        code, ans = act(self.site.port, req)  # POST /api/act, as the page's clicks make it
+        assert code == 200 and ans.get("ok") or not ok, (req, code, ans)
         if op == "lift":
             ans["piece"] = ans["id"]
         return ans
