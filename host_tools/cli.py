@@ -310,67 +310,17 @@ def cmd_export(args):
     return 0
 
 
-# the colour of a monitor line on a terminal by its event's kind (ANSI SGR codes): what went
-# wrong red, a game decided green, the board (re)starting cyan, whose turn it is bold
-EVENT_COLOURS = {"reject": "31", "fault": "31", "mismatch": "31", "safe_boot": "31",
-                 "win": "1;32", "round_end": "32", "boot": "36", "resumed": "36",
-                 "new_game": "36", "turn": "1"}
-TIME_COLOUR = "2"  # faint: the time stays behind the line
-NO_COLOUR_ENV = "NO_COLOR"  # set (not empty): no colour (no-color.org)
-
-
-def json_line(obj):
-    # keys sorted: the order the board happened to write them in must not show
-    return json.dumps(obj, sort_keys=True)
-
-
-def monitor_text(obj):
-    """The line monitor shows a person for obj (the public view, or an event): its JSON."""
-    return json_line(obj)
-
-
-def on_terminal(text, obj, when, colour=True):
-    """A monitor line as a terminal shows it: the time it reached the laptop, then text in
-    the colour of obj's kind (EVENT_COLOURS; no colour with colour False)."""
-    stamp = time.strftime("%H:%M:%S", time.localtime(when))
-    if not colour:
-        return stamp + " " + text
-    code = EVENT_COLOURS.get(obj.get("event")) if type(obj) is dict else None
-    return "\x1b[%sm%s\x1b[0m %s" % (TIME_COLOUR, stamp, text if code is None else
-                                     "\x1b[%sm%s\x1b[0m" % (code, text))
-
-
-def wants_colour(out):
-    return (out.isatty() and not os.environ.get(NO_COLOUR_ENV)
-            and os.environ.get("TERM") != "dumb")
-
-
-def monitor_printer(out, raw_json, text=monitor_text):
-    """The function monitor writes each object with: a JSON line for tools with raw_json
-    (--json); else text(obj), as it is into a pipe or a file, and on a terminal after the
-    time it arrived, coloured by its kind (on_terminal)."""
-    tty = out.isatty() and not raw_json
-    colour = tty and wants_colour(out)
-
-    def show(obj):
-        line = json_line(obj) if raw_json else text(obj)
-        if tty:
-            line = on_terminal(line, obj, time.time(), colour)
-        out.write(line + "\n")
-        out.flush()
-    return show
-
-
 def cmd_monitor(args):
     from host_tools.device import DeviceError
+    from host_tools.monitor import Printer
     con, code = connect(args)
     if con is None:
         return code
-    show = monitor_printer(sys.stdout, args.json)
+    show = Printer(sys.stdout, json_lines=args.json)
     try:
         view = con.send({"op": "public"})
         if view.get("ok"):
-            show(view.get("view"))
+            show.view(view.get("view"))
         elif view.get("error") == "no_game":
             sys.stderr.write("agentboard: no game on the board yet; its events follow as they "
                              "happen\n")
@@ -378,7 +328,7 @@ def cmd_monitor(args):
             return fail("the board does not show its game: %s" % view.get("reason"))
         for _ in range(args.polls):
             for e in con.poll_events(args.every):
-                show(e)
+                show.event(e)
     except DeviceError as e:
         return fail(str(e))
     except KeyboardInterrupt:

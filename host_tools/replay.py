@@ -13,7 +13,7 @@ import json
 
 from shared_rules import notation, variant
 from shared_rules.apply import apply
-from shared_rules.describe import move_text, event_text
+from shared_rules.describe import move_text, event_text, printed
 from shared_rules.position import BadInput
 from shared_rules.state import new_game
 
@@ -280,5 +280,5 @@ def replay(path):
         for ev in events:
             text = event_text(ev)
             if text is not None:
-                lines.append(("     " if text[0] in "-=" else "            ") + text)
+                lines.append(printed(ev["type"], text, "            "))
     return lines

@@ -1,7 +1,7 @@
 # `python -m shared_rules demo`: one random game of a track game, printed turn by turn (its
 # own module: the random player alone is what benchmarks and tools load).
 from shared_rules import notation, variant
-from shared_rules.describe import move_text, event_text
+from shared_rules.describe import move_text, event_text, printed
 from shared_rules.randgame import play
 
 
@@ -17,7 +17,7 @@ def demo(seed, players, out, game="agent-dog"):
         for ev in events:
             text = event_text(ev)
             if text is not None:
-                out.write("%s%s\n" % ("" if text[0] in "-=" else "         ", text))
+                out.write(printed(ev["type"], text, "         ") + "\n")
 
     out.write("%s, %d players, seed %d: a random game refereed by the rules core\n"
               % (g.title, players, seed))

@@ -375,8 +375,8 @@ def _a_game_seen_by_monitor_and_export(board, link, tmp_path):
                  if all(e["type"] == "move" for e in rules_apply(st, mv)[1]))
     # (a move with no effect for the hands to carry out: the console is lent out)
     link.detach()
-    mon = subprocess.Popen([AGENTBOARD, "monitor", "--port", board.url, "--polls", "10",
-                            "--every", "0.5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    mon = subprocess.Popen([AGENTBOARD, "monitor", "--json", "--port", board.url, "--polls",
+                            "10", "--every", "0.5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, cwd=ROOT)
     try:
         time.sleep(1.5)

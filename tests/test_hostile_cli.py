@@ -449,7 +449,8 @@ def test_ctrl_c_ends_enrol_with_the_count(tmp_path):
 
 
 def test_ctrl_c_in_monitor_is_one_line_and_stops_the_simulated_board(running_game):
-    code, out, err, started = interrupt(["monitor", "--sim-flash", running_game], "}\n")
+    code, out, err, started = interrupt(["monitor", "--json", "--sim-flash", running_game],
+                                        "}\n")
     one_line_failure(code, out, err, INTERRUPTED, "interrupted")
     assert json.loads(out.splitlines()[0])["phase"]  # it had shown the game's public view
     assert started  # the simulated board's MicroPython process

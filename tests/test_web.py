@@ -161,35 +161,41 @@ def events(page):
         .map(li => li.textContent)""")
 
 
-def wait_event(page, prefix, after, seconds=8.0):
-    return until(lambda: [e for e in events(page)[after:] if e.startswith(prefix)],
-                 "the board to say " + prefix, seconds)
+def board_seq(twin):
+    """The number of the board's last event so far (the page's server numbers them)."""
+    with twin.lock:
+        return twin.seq
 
 
-def fields(text):
-    return dict((k, json.loads(v)) for k, v in
-                re.findall(r'(\w+) ("[^"]*"|true|false|-?\d+|\[[^\]]*\])', text))
+def board_since(twin, seq):
+    """The board's events numbered above seq, as the firmware wrote them."""
+    with twin.lock:
+        return [e for s, e in twin.events if s > seq]
 
 
-def expects(page, loc):
-    """The status line names loc among the locations to put right."""
-    text = page.inner_text("#status")
-    return "put right:" in text and loc in text.split("put right:")[1].split()
+def wait_event(twin, kind, after, seconds=8.0):
+    return until(lambda: [e for e in board_since(twin, after) if e.get("event") == kind],
+                 "the board to say " + kind, seconds)
 
 
-def carry_out(page, evs):
+def expects(twin, loc):
+    """The board's view names loc among the locations to put right."""
+    view = twin.state()["view"] or {}
+    return loc in view.get("expected", [])
+
+
+def carry_out(page, twin, evs):
     """The effects the board announced, done by hand on the page, in order."""
-    for text in evs:
-        if not text.startswith("effect"):
+    for f in evs:
+        if f.get("event") != "effect":
             continue
-        f = fields(text)
         if f["kind"] == "meeting":
             if f["from"] != f["to"]:
                 mode(page, "move")
                 click(page, str(f["from"]))
                 page.uncheck("#upside-down")  # forgotten: the board wants it turned over
                 click(page, str(f["to"]))
-                until(lambda: expects(page, str(f["to"])), "the board to ask for %s" % f["to"])
+                until(lambda: expects(twin, str(f["to"])), "the board to ask for %s" % f["to"])
                 mode(page, "flip")
                 click(page, str(f["to"]))
                 mode(page, "move")
@@ -214,9 +220,9 @@ def carry_out(page, evs):
 def finish_turn(page, twin, n, next_seat):
     """The move accepted, its effects carried out, the next seat to move; the page showing
     the firmware's LEDs and the pieces where they are, and hands as the board counts them."""
-    wait_event(page, "move", n)
+    wait_event(twin, "move", n)
     time.sleep(0.3)
-    carry_out(page, events(page)[n:])
+    carry_out(page, twin, board_since(twin, n))
     until(lambda: status(page) == "await_card" and
           page.get_attribute("#status", "data-to-move") == next_seat, next_seat + "'s turn")
     says(page, "%s: tap a card." % next_seat.capitalize())
@@ -254,7 +260,7 @@ def test_a_game_played_with_clicks(site, tmp_path):
     twin.stack("green", ["1/11"])
     time.sleep(0.4)
 
-    n = len(events(page))
+    n = board_seq(twin)
     page.click('#hands .hand[data-seat="red"] button[data-card="8"]')
     until(lambda: status(page) == "await_move", "the card to be taken")
     until(lambda: guide(page)[0].startswith("Red: move a piece with the 8"), "the move line")
@@ -263,16 +269,19 @@ def test_a_game_played_with_clicks(site, tmp_path):
     click(page, "0")
     leds_match(page, twin)  # where the lifted piece may go
     click(page, "9")
-    reject = wait_event(page, "reject", n)[0]
+    reject = wait_event(twin, "reject", n)[0]
     # the board names where the piece went and where it came from, and the line says so
-    assert fields(reject)["locations"] == ["0", "9"], reject
-    says(page, "Refused: %s (blinking red: 0 and 9)." % fields(reject)["reason"], "refused")
+    assert reject["locations"] == ["0", "9"], reject
+    says(page, "Refused: %s (blinking red: 0 and 9)." % reject["reason"], "refused")
+    # and the list of what the board says has it in words
+    until(lambda: "Refused: %s (at 0 and 9)." % reject["reason"] in events(page),
+          "the refusal in words")
     assert any(twin.state()["leds"]["0"]), "the origin is not lit to put the piece back"
     leds_match(page, twin)
     click(page, "9")
     click(page, "8")
-    wait_event(page, "move", n)
-    meeting = fields(next(e for e in events(page)[n:] if 'kind "meeting"' in e))
+    wait_event(twin, "move", n)
+    meeting = next(e for e in board_since(twin, n) if e.get("kind") == "meeting")
     says(page, "Move the piece on %s to %s, upside down (meeting point %s)." % (
         meeting["from"], meeting["to"], meeting["point"]))
     finish_turn(page, twin, n, "green")
@@ -295,7 +304,7 @@ def test_a_game_played_with_clicks(site, tmp_path):
           == "piece undercover", "the colours to go again")
     traffic.clear()  # what the referee view fetched is not the default view's traffic
 
-    n = len(events(page))
+    n = board_seq(twin)
     page.click('#hands .hand[data-seat="green"] button[data-card="1/11"]')
     until(lambda: status(page) == "await_move", "green's card to be taken")
     click(page, "8")  # the victim off first
@@ -303,8 +312,8 @@ def test_a_game_played_with_clicks(site, tmp_path):
     page.uncheck("#upside-down")
     page.click("#held button:last-child")  # the mover, not the victim
     click(page, "8")
-    wait_event(page, "move", n)
-    knock = fields(next(e for e in events(page)[n:] if 'kind "knock_out"' in e))
+    wait_event(twin, "move", n)
+    knock = next(e for e in board_since(twin, n) if e.get("kind") == "knock_out")
     says(page, "Take the knocked-out piece from %s to %s's start area." % (knock["at"],
                                                                           knock["colour"]))
     finish_turn(page, twin, n, "red")
@@ -332,9 +341,41 @@ def test_a_game_played_with_clicks(site, tmp_path):
         until(lambda: all(page.get_attribute('g.loc[data-loc="%s"] .piece' % loc, "data-piece")
                           == (want.get(loc) or "") for loc in twin.locations),
               "replay turn %d" % k)
+        replayed_everywhere(page, rec, k)
     page.click("#replay-exit")
     until(lambda: not page.is_visible("#replay-banner"), "the replay banner to go")
     says(page, "Red: tap a card.")
+    # live again, all of it: the status, the board's words, the hands, the tools
+    assert not page.inner_text("#status").startswith("Replay")
+    assert displayed(page, "#events") and not displayed(page, "#replay-events")
+    hands_equal_the_board(page, twin)
+    assert page.is_visible("#tools") and page.is_visible("#sensor-panel")
+
+
+def displayed(page, selector):
+    """Whether the page lays the element out (an empty list is shown, though of no size)."""
+    return page.eval_on_selector(selector, "e => getComputedStyle(e).display !== 'none'")
+
+
+def replayed_everywhere(page, rec, k):
+    """Replay mode shows turn k of the record everywhere on the page (docs/board-protocols.md,
+    section 5): the status bar, the guidance line and the list of what the board says are the
+    turn's; nothing live stays (no hands, no pieces in hand, no lit LED, no tools)."""
+    b = replay_view.board_at(rec, k)
+    turn = [x["text"] for x in b["said"] if x["turn"] == k]
+    until(lambda: page.inner_text("#status") == "Replay: Agent DOG, 2 players · after turn %d "
+          "of 2" % k, "the status bar at turn %d: %s" % (k, page.inner_text("#status")))
+    line = guide(page)
+    assert line[1] == "replay" and line[0].startswith(
+        "Turn %d of 2: %s" % (k, " ".join(turn)) if k else "The start of the game"), line
+    shown = page.evaluate("""() => [...document.querySelectorAll('#replay-events li')]
+        .reverse().map(li => li.textContent)""")
+    assert shown == [x["text"] for x in b["said"]] and (shown or k == 0)
+    assert displayed(page, "#replay-events") and not displayed(page, "#events")
+    assert page_hands(page) == {} and "Replay" in page.inner_text("#hands")
+    assert not page.query_selector_all("#held button")
+    assert all(rgb == "0,0,0" for rgb in page_leds(page).values())
+    assert not page.is_visible("#tools") and not page.is_visible("#sensor-panel")
 
 
 def test_the_page_fits_1280x720_and_nothing_hides_a_number(site):
@@ -405,9 +446,9 @@ def test_a_slide_registers_only_where_the_piece_lands(site):
     click(page, to)
     until(lambda: status(page) == "mismatch", "the board to see the piece out of place")
     # the spaces passed over never registered: only where it left and where it landed
-    until(lambda: expects(page, at) and expects(page, to), "the two places to put right")
+    until(lambda: expects(twin, at) and expects(twin, to), "the two places to put right")
     for passed in ((int(at) + 1) % 64, (int(at) + 2) % 64):
-        assert not expects(page, str(passed))
+        assert not expects(twin, str(passed))
     says(page, "The board differs from the game: move the piece on %s to %s." % (to, at))
     mode(page, "move")  # and back by hand
     click(page, to)
@@ -420,10 +461,11 @@ def test_holding_back_passes_the_turn(site):
     twin, page, traffic, errors = site
     until(lambda: status(page) == "await_card", "a turn to begin")
     seat = page.get_attribute("#status", "data-to-move")
-    n = len(events(page))
+    n = board_seq(twin)
     page.click("#hold-back")  # held for 2.1 s: the gesture for "I cannot play"
-    wait_event(page, "pass", n)
-    assert 'seat "%s"' % seat in [e for e in events(page)[n:] if e.startswith("pass")][0]
+    assert wait_event(twin, "pass", n)[0]["seat"] == seat
+    until(lambda: "%s passes: no card to play." % seat.capitalize() in events(page),
+          "the pass in words")
     until(lambda: page.get_attribute("#status", "data-to-move") not in (seat, None),
           "the next seat")
     hands_equal_the_board(page, twin)
@@ -461,9 +503,9 @@ def test_hands_follow_the_board(fresh):
     # a card the board refuses (nothing to copy yet): the line says why, the card stays
     twin.stack("red", ["copy", "2"])
     time.sleep(0.3)
-    n = len(events(page))
+    n = board_seq(twin)
     page.click('#hands .hand[data-seat="red"] button[data-card="copy"]')
-    reject = fields(wait_event(page, "reject", n)[0])
+    reject = wait_event(twin, "reject", n)[0]
     says(page, "Refused: %s. Red: tap another card (or hold back 2 s to pass)."
          % reject["reason"], "refused")
     assert [c for c, _, _ in page_hands(page)["red"]].count("copy") >= 1
@@ -490,16 +532,16 @@ def test_hands_follow_the_board(fresh):
 
     # played: 0 -> 2, then undone: the very same card comes back
     red_before = [c["id"] for c in twin.state()["hands"]["red"]]
-    n = len(events(page))
+    n = board_seq(twin)
     page.click('#hands .hand[data-seat="red"] button[data-id="%s"]' % two)
     until(lambda: status(page) == "await_move", "the 2 to be taken again")
     click(page, "0")
     click(page, "2")
     finish_turn(page, twin, n, "green")
     assert two not in [c["id"] for c in twin.state()["hands"]["red"]]
-    n = len(events(page))
+    n = board_seq(twin)
     page.click("#hold-confirm")  # held 2.1 s during a game: undo
-    wait_event(page, "undo", n)
+    wait_event(twin, "undo", n)
     says(page, "Undone: put the pieces back: move the piece on 2 to 0.")
     until(lambda: [c["id"] for c in twin.state()["hands"]["red"]] == red_before,
           "the 2 back in red's hand")
@@ -512,15 +554,15 @@ def test_hands_follow_the_board(fresh):
     for seat, start in (("red", 0), ("green", 32)):
         twin.stack(seat, ["2"])
         time.sleep(0.3)
-        n = len(events(page))
+        n = board_seq(twin)
         page.click('#hands .hand[data-seat="%s"] button[data-card="2"]' % seat)
         until(lambda: status(page) == "await_move", seat + "'s 2 to be taken")
         click(page, str(start))
         click(page, str(start + 2))
         finish_turn(page, twin, n, "green" if seat == "red" else "red")
-    n = len(events(page))
+    n = board_seq(twin)
     page.click("#hold-back")  # red passes: with 2 players one card is discarded
-    wait_event(page, "pass", n)
+    wait_event(twin, "pass", n)
     hands_equal_the_board(page, twin)
     assert twin.state()["view"]["cards_left"] == {"red": 3, "green": 4}
     assert not s.errors
@@ -563,7 +605,8 @@ def test_a_game_begun_from_the_board_menu_deals_and_a_stopped_board_says_so(fres
     page.click("#power-on")
     until(lambda: not page.is_visible("#stopped-banner"), "the banner to go")
     # the game resumes from flash (a setup not yet done shows as pieces to put right)
-    until(lambda: any(e.startswith("resumed") for e in events(page)), "the game resumed")
+    until(lambda: any(e.startswith("The board found its game on the flash")
+                      for e in events(page)), "the game resumed")
     until(lambda: status(page) in ("setup", "mismatch"), "the game resumed from flash")
     until(lambda: guide(page)[1] == "do" and "from its start area to 0" in guide(page)[0],
           "the line to say what to set up")
@@ -881,7 +924,7 @@ def test_a_page_started_for_dog_royal_offers_dog_royal(fresh):
     until(lambda: status(page) == "setup", "the setup phase")
     assert twin.state()["view"]["game"] == "dog-royal"
     assert page.get_attribute("#status", "data-game") == "dog-royal"
-    assert page.inner_text("#status").startswith("DOG Royal · setup")
+    assert page.inner_text("#status").startswith("DOG Royal, 4 players · setting up")
     # a DOG game begun through the API: the menu shows it, then keeps the user's choice
     assert twin.act({"op": "new_game", "game": "dog", "players": 3})["ok"]
     until(lambda: menu(page, "#game")[0] == "dog", "the menu to show DOG")

@@ -531,8 +531,11 @@ def test_a_demo_game_shows_the_firmwares_public_view_after_every_decision(site, 
     end = [e for _, e in twin.events if e.get("event") == "end"][-1]
     until(lambda: page.get_attribute("#result", "data-winner") == end["winner"], "the winner")
     assert page.get_attribute("#guidance", "data-kind") == "over"
-    assert page.inner_text("#guidance").startswith("%s wins (%s" % (end["winner"].capitalize(),
-                                                                  end["reason"]))
+    from shared_rules.describe_avenue import why_won
+    assert page.inner_text("#guidance").startswith("%s wins (%s)" % (
+        end["winner"].capitalize(), why_won(end)))
+    assert page.inner_text("#result") == "%s wins (%s)." % (end["winner"].capitalize(),
+                                                            why_won(end))
     # the black market was visited and an ability's agent tapped (from a hand, a tableau or
     # the deck's top)
     assert {"play", "recruit", "market"} <= seen
@@ -744,7 +747,7 @@ def test_the_guidance_line_says_what_to_do_from_public_facts_only():
     assert line(moving, [], pieces)["text"] == "Move the pawns: move the green pawn to 5."
     market = dict(base, phase="market", rules_phase="market", pending=["blue"], seat=1,
                   tap="agent", taken="outpost")
-    assert line(market, [], pieces)["text"] == ("Blue (seat 2) (outpost): tap a sentinel from "
+    assert line(market, [], pieces)["text"] == ("Blue (seat 2) (Outpost): tap a Sentinel from "
                                                 "the hand (it is recruited), or press back if "
                                                 "there is none.")
     rej = [{"event": "card", "face": "up", "card": "mole", "side": "green", "seat": 0},
@@ -754,8 +757,13 @@ def test_the_guidance_line_says_what_to_do_from_public_facts_only():
                                        "cards must bear different names."}
     over = dict(base, phase="game_over", winner="blue")
     end = {"winner": "blue", "reason": "catch", "tie": True}
-    assert line(over, [], pieces, result=end) == {"kind": "over", "text": "Blue wins (catch, "
-                                                  "tie rule). Press \"new game\" for another."}
+    assert line(over, [], pieces, result=end) == {"kind": "over", "text": "Blue wins (its pawn "
+                                                  "caught the other; the tie rule decided). "
+                                                  "Press \"new game\" for another."}
+    # a reason the firmware gives with a card's key says the card's name
+    rej = [{"event": "reject", "reader": "tap", "reason": "security_system is not in the offer"}]
+    assert line(base, rej, pieces)["text"] == ("Refused (tap pad): Security System is not in "
+                                               "the offer.")
 
 
 def test_the_cards_on_the_table_follow_the_boards_events():

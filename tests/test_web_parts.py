@@ -279,7 +279,7 @@ def test_no_game_menu_stopped_fault_and_game_over():
     assert g["kind"] == "fault" and "KeyError: 'board'" in g["text"] and "restart" in g["text"]
     g = guidance.line(view(), [{"event": "fault", "what": "calib.json", "reason": "unreadable"}],
                       {}, {})
-    assert g == {"kind": "fault", "text": "Fault: calib.json: unreadable"}
+    assert g == {"kind": "fault", "text": "Fault in calib.json: unreadable."}
     g = guidance.line(view("game_over"), [{"event": "win", "seats": ["red", "green"]}], {}, {})
     assert g["kind"] == "over" and "red and green won" in g["text"]
 

@@ -9,39 +9,24 @@ import sys
 import time
 
 from host_tools.sim.avenue_players import Players, same_game
+from shared_rules.describe import AVENUE, printed, words
 
 SEATS = {2: (1, 1), 3: (2, 1), 4: (2, 2)}
+# the board's events the demo prints (the others: boot, the setup, taps, the seats, the draws),
+# the turn and the players' own acts at the margin, what the board says of them indented
+SHOWN = ("turn", "card", "discard", "recruit", "pawn", "market", "refill", "hand", "reject",
+         "mismatch", "end")
+ACTS = ("turn", "card", "discard")
 INDENT = "       "
 
 
 def describe(e):
-    """A line for a board event, or None for those the demo does not print."""
-    ev = e.get("event")
-    if ev == "turn":
-        return "-- %s to play" % e["side"]
-    if ev == "card":
-        what = e["card"] if e["face"] == "up" else "a card"
-        return "%-6s puts %s face %s (seat %d)" % (e["side"], what, e["face"], e["seat"])
-    if ev == "discard":
-        return "%-6s discards a card (seat %d)" % (e["side"], e["seat"])
-    if ev == "recruit":
-        return INDENT + "%s recruits %s (%d in play)" % (e["side"], e["agent"], e["count"])
-    if ev == "pawn":
-        return INDENT + "%s pawn %d -> %d (%+d)" % (e["side"], e["from"], e["to"], e["steps"])
-    if ev == "market":
-        return INDENT + "%s takes %s from the black market" % (e["side"], e["card"])
-    if ev == "refill":
-        return INDENT + "the offer is refilled with %s" % e["card"]
-    if ev == "hand":
-        return INDENT + "%s's %s goes to %s's hand" % (e["side"], e["agent"], e["to"])
-    if ev == "reject":
-        return INDENT + "board refuses (%s pad): %s" % (e["reader"], e["reason"])
-    if ev == "mismatch" and e["locations"]:
-        return INDENT + "board shows a mismatch at %s" % ", ".join(e["locations"])
-    if ev == "end":
-        return "== %s wins (%s%s) ==" % (e["winner"], e["reason"],
-                                         ", tie rule" if e.get("tie") else "")
-    return None
+    """A line for a board event, in the words of shared_rules/describe.py, or None for those
+    the demo does not print (a mismatch while the hands move the pawns is put right at once)."""
+    kind = e.get("event")
+    if kind not in SHOWN or (kind == "mismatch" and not e["locations"]):
+        return None
+    return printed(kind, words(e, AVENUE), "" if kind in ACTS else INDENT)
 
 
 def main(argv=None):

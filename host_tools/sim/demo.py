@@ -11,37 +11,43 @@ import time
 from host_tools.sim.players import Table, Players
 from host_tools.sim.server import BOARDS, SimError, board_and_cards
 from shared_rules import variant
-from shared_rules.describe import move_text, event_text
+from shared_rules.describe import printed, words
 
-
-# the console's effect kinds are the rules core's events under other names
-EFFECT_TYPES = {"knock_out": "capture", "flip": "flip", "meeting": "meeting",
-                "reveal": "reveal", "out": "out"}
+# the board's events the demo prints (the others: boot, the setup, turns, resolved mismatches),
+# the players' own acts at the margin, what the board says of them indented
+SHOWN = ("card", "move", "effect", "draw", "jump", "round_end", "win", "pass", "reject",
+         "mismatch")
+ACTS = ("card", "pass")
 INDENT = "       "
 
 
 def describe(e):
-    """A line for a board event (the console's), or None for those the demo does not print."""
-    ev = e.get("event")
-    if ev == "card":
-        return "%-6s taps %s" % (e["seat"], e["card"])
-    if ev == "move":
-        return INDENT + "board accepts: " + move_text(e["card"], e["move"]).split(": ", 1)[1]
-    if ev == "effect":
-        if e["kind"] == "meetings":
-            return INDENT + "meetings at %s: the mover chooses the order" % e["points"]
-        rules_event = dict(e, type=EFFECT_TYPES[e["kind"]])
-        return INDENT + event_text(rules_event)
-    if ev in ("draw", "jump", "round_end", "win"):
-        text = event_text(dict(e, type=ev))
-        return text if text[0] in "-=" else INDENT + text
-    if ev == "pass":
-        return "%-6s holds back: passes" % e["seat"]
-    if ev == "reject":
-        return INDENT + "board rejects: %s" % e["reason"]
-    if ev == "mismatch":
-        return INDENT + "board shows a mismatch at %s" % ", ".join(e["locations"])
-    return None
+    """A line for a board event (the console's), in the words of shared_rules/describe.py, or
+    None for those the demo does not print."""
+    kind = e.get("event")
+    if kind not in SHOWN:
+        return None
+    return printed(kind, words(e), "" if kind in ACTS else INDENT)
+
+
+def play(table, players, game, seed, after_turn=None):
+    """A whole game on the table: begun, dealt, played by simulated hands to the win (the
+    board's events are in table.events); after_turn() is called after each turn. Returns the
+    number of turns."""
+    table.new_game(players, game=None if game == variant.DEFAULT else game)
+    hands = Players(table, seed)
+    hands.deal()
+    turns = 0
+    while True:
+        evs = hands.turn()
+        turns += 1
+        if after_turn is not None:
+            after_turn()
+        kinds = [e.get("event") for e in evs]
+        if "win" in kinds:
+            return turns
+        if "round_end" in kinds:
+            hands.deal()
 
 
 def main(argv=None):
@@ -72,19 +78,7 @@ def main(argv=None):
         shown[0] = len(table.events)
 
     try:
-        table.new_game(args.players, game=None if args.game == variant.DEFAULT else args.game)
-        players = Players(table, args.seed)
-        players.deal()
-        turns = 0
-        while True:
-            evs = players.turn()
-            turns += 1
-            show()
-            kinds = [e.get("event") for e in evs]
-            if "win" in kinds:
-                break
-            if "round_end" in kinds:
-                players.deal()
+        turns = play(table, args.players, args.game, args.seed, show)
         rec = table.record()
         print("%d turns in %.1f s; the board's game record has %d turns, and after every turn "
               "its public view matched the players' own game." % (

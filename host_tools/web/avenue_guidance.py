@@ -7,6 +7,8 @@ face-down card is not among them, so no line can name it.
 line() answers {"text": ..., "kind": ...} with the kinds of host_tools/web/guidance.py: stopped,
 idle, do, refused, fault, over."""
 from shared_rules.avenue import tables as T
+from shared_rules.describe_avenue import other as _other, why_won
+from shared_rules.describe_base import cap as _cap, fault, name, reason
 
 TB = T.load()
 
@@ -23,10 +25,6 @@ _ASKS = {T.RECRUIT_TOP: "tap the top card of the agent deck (it is recruited)",
          T.STEAL: "tap one of %s's agents in play (it goes to the hand)"}
 
 
-def _cap(text):
-    return text[:1].upper() + text[1:]
-
-
 def _since(events):
     for j in range(len(events) - 1, -1, -1):
         if events[j].get("event") in _MOVES_ON:
@@ -39,10 +37,6 @@ def _who(view, side):
     if view["seats"][side] > 1:
         return "%s (seat %d)" % (_cap(side), view.get("seat", 0) + 1)
     return _cap(side)
-
-
-def _other(side):
-    return TB.sides[1 - TB.side_index[side]]
 
 
 def _pawns(view, pieces, held):
@@ -60,6 +54,29 @@ def _pawns(view, pieces, held):
     return out
 
 
+# where the card the tap pad asks for lies, by what it asks (and by the ability's mechanic)
+_TAP_FROM = {"offer": "market_deck", "refill": "market_deck", "market": "offer",
+             "discard": "hand"}
+_AGENT_FROM = {T.RECRUIT_TOP: "agent_deck", T.TAKE_BACK: "tableau", T.STEAL: "tableau"}
+
+
+def tap_from(view):
+    """Where the players pick the card the tap pad asks for now: {"place": "offer",
+    "market_deck", "agent_deck", "hand" or "tableau", "side": whose tableau or hand}, or None
+    when it asks for nothing. The page shows those cards where the choice is made."""
+    tap = (view or {}).get("tap")
+    if tap is None:
+        return None
+    side = view["pending"][0] if view.get("rules_phase") == "market" else view.get("active")
+    place = _TAP_FROM.get(tap)
+    if place is None:  # an ability's agent (again: the same one)
+        card = TB.market_index.get(view.get("taken"))
+        place = _AGENT_FROM.get(TB.effect[card], "hand") if card is not None else "hand"
+        if card is not None and TB.effect[card] == T.STEAL:
+            side = _other(side)
+    return {"place": place, "side": side}
+
+
 def _market(view, side):
     taken = view.get("taken")
     who = _who(view, side)
@@ -73,9 +90,9 @@ def _market(view, side):
         ask = _ASKS.get(TB.effect[card], "tap the agent the ability names")
         if "%s" in ask:
             named = TB.effect_agent[card]
-            ask = ask % (TB.agent_names[named] if TB.effect[card] == T.RECRUIT_HAND_NAMED
+            ask = ask % (name(TB.agent_names[named]) if TB.effect[card] == T.RECRUIT_HAND_NAMED
                          else _other(side) if TB.effect[card] == T.STEAL else side)
-        return "%s (%s): %s, or press back if there is none." % (who, taken, ask)
+        return "%s (%s): %s, or press back if there is none." % (who, name(taken), ask)
     if tap == "again":
         return "%s: tap the same agent again to recruit it again, or press back to keep it in " \
                "the hand." % who
@@ -108,8 +125,7 @@ def line(view, events, pieces, held=0, device=None, lifted=0, result=None, light
     after = _since(events)
     faults = [e for e in after if e.get("event") == "fault"]
     if faults:
-        return {"kind": "fault", "text": "Fault: %s: %s" % (faults[-1].get("what"),
-                                                           faults[-1].get("reason"))}
+        return {"kind": "fault", "text": fault(faults[-1])}
     bad = sorted((loc for loc, m in (lights or {}).items() if m == "fault"), key=int)
     if bad:
         return {"kind": "fault", "text": "The sensor under space %s reads nonsense (blinking "
@@ -120,15 +136,14 @@ def line(view, events, pieces, held=0, device=None, lifted=0, result=None, light
     phase = view.get("phase")
     if phase == "game_over":
         r = result or {"winner": view.get("winner")}
-        why = " (%s%s)" % (r["reason"], ", tie rule" if r.get("tie") else "") \
-            if r.get("reason") else ""
+        why = " (%s)" % why_won(r) if r.get("reason") else ""
         return {"kind": "over", "text": "%s wins%s. Press \"new game\" for another." % (
             _cap(str(r.get("winner"))), why)}
     rejects = [e for e in after if e.get("event") == "reject"]
     if rejects:
         r = rejects[-1]
         return {"kind": "refused", "text": "Refused (%s pad): %s." % (r.get("reader"),
-                                                                     r.get("reason"))}
+                                                                     reason(r.get("reason")))}
     todo = _pawns(view, pieces, held)
     if phase == "setup":
         parts = todo[:]

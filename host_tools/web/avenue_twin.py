@@ -23,6 +23,8 @@ from host_tools.web.avenue_actions import LIFTED, TOPS
 from host_tools.web.avenue_cards import Cards, SIDES, TB
 from host_tools.web.twin import (CARD_ON_MS, EVENTS_KEPT, PRESS_MS, Twin, TwinError,
                                  public_answer, refuse)
+from shared_rules.describe import words
+from shared_rules.describe_avenue import acting
 
 BOARD = "agent-avenue"
 GAME = "agent-avenue"
@@ -63,6 +65,7 @@ class AvenueTwin(Twin):
         if game not in (None, GAME):
             raise TwinError("%s is not played on %s; it plays %s" % (game, board, GAME))
         self.board = board
+        self.game = GAME
         self.games = {GAME: sorted(SEATS)}
         self._start(Sim(seed=seed, flash=flash, board=board), seed, speed, paused)
 
@@ -131,6 +134,7 @@ class AvenueTwin(Twin):
                 self.cards.new_game(ev["seats"], ev.get("mode") == "advanced", False)
         elif kind == "end":
             self.result = dict((k, ev[k]) for k in ("winner", "reason", "tie") if k in ev)
+            self.result["text"] = words(ev, GAME)
         self.cards.follow(ev, self.view.get("seat", 0) if self.view else 0)
 
     def _collect(self):
@@ -222,7 +226,10 @@ class AvenueTwin(Twin):
                 "view": view,
                 "guidance": avenue_guidance.line(view, events, pieces, len(self.held), device,
                                                  len(c.lifted), self.result, lights),
-                "events": [{"seq": s, "event": e} for s, e in self.events if s > since],
+                "status": self.status(),
+                "acts": acting(view),
+                "tap_from": avenue_guidance.tap_from(view),
+                "events": self._said(since),
                 "referee": bool(referee),
             }
             if referee:

@@ -12,6 +12,8 @@ line() answers {"text": ..., "kind": ...}; kind is one of
   "fault"    a part of the board or a file on its flash is faulty,
   "over"     the game is won."""
 
+from shared_rules.describe_base import cap as _cap, fault, listed as _names, reason, where
+
 # what a target light offers, in words (host_tools/web/lights.py's meanings)
 _TARGETS = {"target": "green", "knock": "knocks a piece out", "home": "home",
             "meet": "meeting point"}
@@ -20,28 +22,6 @@ _NAMED_TARGETS = 3  # more targets than this are "a lit target"
 # events after which an earlier refusal or fault no longer stands
 _MOVES_ON = ("card", "move", "turn", "undo", "resolved", "mismatch", "pass", "round_end", "win",
              "boot", "resumed")
-
-
-def where(loc):
-    """A location as players say it: "38", "red's home space 2", "red's start area"."""
-    loc = str(loc)
-    if ":" not in loc:
-        return loc
-    colour, spot = loc.split(":", 1)
-    if spot.startswith("h"):
-        return "%s's home space %s" % (colour, spot[1:])
-    return "%s's start area" % colour
-
-
-def _names(locs):
-    locs = [str(x) for x in locs]
-    if len(locs) <= 1:
-        return "".join(locs)
-    return ", ".join(locs[:-1]) + " and " + locs[-1]
-
-
-def _cap(text):
-    return text[:1].upper() + text[1:]
 
 
 def _since(events, kinds):
@@ -233,8 +213,7 @@ def line(view, events, pieces, lights, held=0, device=None):
     after, last = _since(events, _MOVES_ON)
     faults = [e for e in after if e.get("event") == "fault"]
     if faults:
-        f = faults[-1]
-        return {"kind": "fault", "text": "Fault: %s: %s" % (f.get("what"), f.get("reason"))}
+        return {"kind": "fault", "text": fault(faults[-1])}
     if not view:
         seats = sorted(loc[5:] for loc, m in lights.items() if m == "seat")
         if seats:
@@ -251,7 +230,7 @@ def line(view, events, pieces, lights, held=0, device=None):
         refused = refused_locations(view, events, pieces)
         if refused:
             return {"kind": "refused", "text": "Refused: %s (blinking red: %s)." % (
-                rejects[-1].get("reason") if rejects else "put the piece back",
+                reason(rejects[-1].get("reason")) if rejects else "put the piece back",
                 _names([where(x) for x in refused]))}
         card = view.get("card") or "card"
         steps = view.get("steps_left")
@@ -259,7 +238,7 @@ def line(view, events, pieces, lights, held=0, device=None):
         card_rejects = [e for e in rejects if not e.get("locations")]
         if card_rejects:
             return {"kind": "refused", "text": "Refused: %s. %s: move a piece with the %s."
-                    % (card_rejects[-1].get("reason"), Seat, card)}
+                    % (reason(card_rejects[-1].get("reason")), Seat, card)}
         if held:
             targets = [loc for loc, m in lights.items() if m in _TARGETS]
             if targets and len(targets) <= _NAMED_TARGETS:
@@ -275,7 +254,7 @@ def line(view, events, pieces, lights, held=0, device=None):
         head = "Round over, new cards dealt. " if phase == "round_end" else ""
         if rejects:
             return {"kind": "refused", "text": "Refused: %s. %s: tap another card (or hold "
-                    "back 2 s to pass)." % (rejects[-1].get("reason"), Seat)}
+                    "back 2 s to pass)." % (reason(rejects[-1].get("reason")), Seat)}
         return {"kind": "do", "text": "%s%s: tap a card." % (head, Seat)}
     if phase == "await_effect":
         todo = _effects(view, events, pieces, lights) or ["carry out what the lights show"]

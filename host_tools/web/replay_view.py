@@ -2,8 +2,21 @@
 after any turn of it, drawn as the board itself would be (undercover pieces as "undercover"
 unless the referee view is asked for; ranks, printed on the pieces, as they are)."""
 from host_tools.replay import RecordError, turns
+from shared_rules.describe import event_text, move_text
+from shared_rules.describe_base import cap
 
 __all__ = ["RecordError", "load", "board_at"]
+SAID_KEPT = 60  # the replayed turns' lines the page lists (as many as it lists live)
+
+
+def said(turn, events):
+    """A turn of the record in words: the move, then what it caused (shared_rules/describe)."""
+    out = ["%s %s." % (cap(turn.get("seat")), move_text(turn.get("card"), turn.get("move")))]
+    for ev in events:
+        text = event_text(ev)
+        if text is not None:
+            out.append(text)
+    return out
 
 
 def load(rec, board):
@@ -19,8 +32,10 @@ def load(rec, board):
                                                                           lay.name))
     states = [start]
     played = [None]
+    lines = [[]]
     for n, turn, st, events in steps:
         states.append(st)
+        lines.append(said(turn, events))
         played.append({"seat": turn.get("seat"), "card": turn.get("card"),
                        "move": turn.get("move"),
                        "effects": [e["type"] for e in events
@@ -28,7 +43,7 @@ def load(rec, board):
                                                     "round_end", "win", "out", "draw",
                                                     "jump")]})
     return {"states": states, "played": played, "players": rec["players"],
-            "seats": rec["seats"]}
+            "seats": rec["seats"], "said": lines, "title": start.game.title}
 
 
 def board_at(rec, k, referee=False):
@@ -59,7 +74,19 @@ def board_at(rec, k, referee=False):
                 ranks[at] = st.game.rank_name(p)
     out = {"turn": k, "turns": len(rec["states"]) - 1, "played": rec["played"][k],
            "to_move": lay.colours[st.to_move], "pieces": pieces, "ranks": ranks,
-           "referee": bool(referee)}
+           "referee": bool(referee), "title": rec["title"], "players": rec["players"],
+           "said": _said_up_to(rec, k), "winners": [lay.colours[c] for c in st.winners()]}
     if referee:
         out["truth"] = truth
     return out
+
+
+def _said_up_to(rec, k):
+    """The words of the turns up to k, the last SAID_KEPT lines: [{"turn": n, "text": ...}]."""
+    out = []
+    for n in range(k, 0, -1):
+        for text in reversed(rec["said"][n]):
+            out.append({"turn": n, "text": text})
+            if len(out) == SAID_KEPT:
+                return out[::-1]
+    return out[::-1]

@@ -21,6 +21,7 @@ from host_tools.sim.server import Sim
 from host_tools.web import actions, guidance, lights
 from host_tools.web.hands import Hands
 from shared_rules import layout, variant
+from shared_rules.describe import view_words, words
 from shared_rules.royal import RANKS
 
 BOARD = "agent-dog-4"  # the board `agentboard sim` draws unless told another
@@ -334,6 +335,24 @@ class Twin:
     def _events(self):
         return [e for _, e in self.events]
 
+    def _game(self):
+        """The game on the board (the view's), else the page's: the events' words are its."""
+        return (self.view or {}).get("game") or self.game
+
+    def _said(self, since):
+        """The board's events numbered above since, each with its words (the page shows
+        those; the event stays for tools)."""
+        game = self._game()
+        return [{"seq": s, "event": e, "text": words(e, game)} for s, e in self.events
+                if s > since]
+
+    def status(self):
+        """The status bar: the game on the board in the players' words (who acts is the
+        guidance line's to say)."""
+        if self.view is None:
+            return {"text": "No game on the board."}
+        return {"text": view_words(self.view, actor=False)}
+
     def device(self):
         out = {"running": True, "reason": None, "failure": self.failure}
         if not self.sim.alive():
@@ -364,7 +383,8 @@ class Twin:
                 "view": self.view,
                 "guidance": guidance.line(self.view, events, pieces, meaning, len(self.held),
                                           device),
-                "events": [{"seq": s, "event": e} for s, e in self.events if s > since],
+                "status": self.status(),
+                "events": self._said(since),
                 "referee": bool(referee),
             }
             if referee:

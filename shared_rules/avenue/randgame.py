@@ -185,45 +185,16 @@ MODES = ("simple", "advanced")
 
 
 def describe(tb, st, mv, events):
-    """One decision and its events as text lines (the demo's and the parity test's record)."""
+    """One decision and its events as text lines (the demo's and the parity test's record), in
+    the words of shared_rules/describe.py."""
+    from shared_rules import describe_avenue as words
+    from shared_rules.describe import printed
     side = tb.sides[st.pending[0] if st.phase == MARKET else st.active]
-    j = M.to_json(tb, st, mv)
-    lines = ["%-5s %s" % (side, _compact(j))]
+    lines = ["%-5s %s" % (side, words.decision(M.to_json(tb, st, mv)))]
     for ev in events:
-        t = ev["type"]
-        if t == "pawn":
-            lines.append("      %s pawn %d -> %d (%+d)" % (ev["side"], ev["from"], ev["to"],
-                                                           ev["steps"]))
-        elif t == "recruit":
-            lines.append("      %s recruits %s (%d in play)" % (ev["side"], ev["agent"],
-                                                                ev["count"]))
-        elif t == "draw":
-            lines.append("      %s[%d] draws %d" % (ev["side"], ev["seat"], ev["n"]))
-        elif t == "market":
-            lines.append("      %s takes %s" % (ev["side"], ev["card"]))
-        elif t == "refill":
-            lines.append("      offer refilled with %s" % ev["card"])
-        elif t == "hand":
-            lines.append("      %s's %s goes to %s's hand" % (ev["side"], ev["agent"], ev["to"]))
-        elif t == "end":
-            lines.append("== %s wins (%s%s) ==" % (ev["winner"], ev["reason"],
-                                                  ", tie rule" if ev.get("tie") else ""))
+        if ev["type"] not in words.SAID_BY_DECISION:
+            lines.append(printed(ev["type"], words.console(ev), "      "))
     return lines
-
-
-def _compact(j):
-    kind = [k for k in M.KINDS if k in j][0]
-    body = j[kind]
-    if kind == "market":
-        rest = ["%s=%s" % (k, j[k]) for k in ("refill", "seat", "top", "agent", "again") if k in j]
-        return "market %s %s" % (body, " ".join(rest))
-    if kind == "play":
-        return "play up %s[%d] down %s[%d]%s" % (body["up"], body["up_seat"], body["down"],
-                                                 body["down_seat"],
-                                                 " (forced)" if body.get("forced") else "")
-    if kind == "discard":
-        return "discard from seat %d" % body["seat"]
-    return "recruit: the other side takes %s" % body
 
 
 def demo(seed, mode, seats, out):

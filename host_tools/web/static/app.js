@@ -31,6 +31,45 @@ const LEGEND = [
   ["fault", "blinking orange ⚠: this sensor reads nonsense"],
 ];
 
+// DOG Royal's ranks, printed on the pieces: drawn as symbols (20x20), the same on the board and
+// in the legend, so a rank reads at a glance
+const RANK_SYMBOLS = {
+  king: "M3 16 L3 6.5 L7 10 L10 3.5 L13 10 L17 6.5 L17 16 Z",
+  knight: "M5.5 18 L15.5 18 C15.5 13 17.5 9.5 15.5 6 C14 3.4 11.5 2.4 9 2.8 L7.8 1 L7 3.4 " +
+          "C5 4.6 3.4 7.2 2.8 9.8 C2.6 11 3.6 11.6 4.6 11.2 L7.2 10 L9.2 8.6 C9.6 11 8 13 5.5 15 Z",
+  citizen: "M10 2.6 A3.3 3.3 0 1 1 9.99 2.6 Z M4.3 17.4 C4.3 12.2 6.8 10.6 10 10.6 " +
+           "C13.2 10.6 15.7 12.2 15.7 17.4 Z",
+  jester: "M4.5 16.5 L15.5 16.5 L14.6 12.2 C15 8.6 16.4 6.6 18.6 6.2 C15.2 4.4 12.3 6.8 11.3 " +
+          "9.6 L10 5.6 L8.7 9.6 C7.7 6.8 4.8 4.4 1.4 6.2 C3.6 6.6 5 8.6 5.4 12.2 Z " +
+          "M1.4 4.4 A1.8 1.8 0 1 1 1.39 4.4 Z M18.6 4.4 A1.8 1.8 0 1 1 18.59 4.4 Z " +
+          "M10 1.8 A1.8 1.8 0 1 1 9.99 1.8 Z",
+};
+const RANK_TEXT = {
+  king: "king: counts of 1 to 7 only; only a king can take it",
+  knight: "knight: passes a piece blocking its own start space",
+  citizen: "citizen: jumps on from a special space to the next",
+  jester: "jester: may enter its home leaving up to 2 steps unused",
+};
+const RANK_SIZE = 14;
+
+function starPath(cx, cy, r) {
+  // a five-pointed star: the mark of a special space (a shape, so it is never taken for a lit LED)
+  const pts = [];
+  for (let k = 0; k < 10; k++) {
+    const a = -Math.PI / 2 + Math.PI * k / 5, rr = k % 2 ? r * 0.45 : r;
+    pts.push((cx + rr * Math.cos(a)).toFixed(2) + " " + (cy + rr * Math.sin(a)).toFixed(2));
+  }
+  return "M" + pts.join(" L") + " Z";
+}
+
+function defineSymbols(svg) {
+  const defs = el("defs", {}, svg);
+  for (const rank of Object.keys(RANK_SYMBOLS)) {
+    const sym = el("symbol", { id: "rank-" + rank, viewBox: "0 0 20 20" }, defs);
+    el("path", { d: RANK_SYMBOLS[rank] }, sym);
+  }
+}
+
 function trackAngle(i, n) { return Math.PI / 2 + 2 * Math.PI * i / n; }
 
 function polar(r, a) { return [C + r * Math.cos(a), C + r * Math.sin(a)]; }
@@ -59,6 +98,7 @@ function drawBoard(lay) {
   const specials = new Set((lay.special_spaces || []).map(String));
   const starts = {};
   for (const c of lay.colours) starts[String(lay.start[c])] = c;
+  defineSymbols(svg);
   el("circle", { cx: C, cy: C, r: R, fill: "none", stroke: "#1b3a23", "stroke-width": 18 }, svg);
   const reader = el("g", { id: "reader" }, svg);
   el("rect", { x: C - 55, y: C - 35, width: 110, height: 70, rx: 8, fill: "#222", stroke: "#888" }, reader);
@@ -87,7 +127,7 @@ function drawBoard(lay) {
       ? el("rect", { x: x - SPACE, y: y - SPACE, width: 2 * SPACE, height: 2 * SPACE, rx: 3,
                      transform: "rotate(45 " + x + " " + y + ")", class: "base" }, g)
       : el("circle", { cx: x, cy: y, r: SPACE, class: "base" }, g);
-    if (starts[name]) base.setAttribute("stroke", starts[name]);
+    if (starts[name]) base.style.stroke = starts[name];  // over the stylesheet's brown
     if (name.startsWith("seat:")) {
       // the seat's name beside its LED, along the track away from the start area (whose
       // spots lie on the other side), clear of the track numbers
@@ -101,9 +141,11 @@ function drawBoard(lay) {
       label.textContent = name.slice(5);
       continue;
     }
+    if (specials.has(name)) el("path", { d: starPath(x, y, SPACE - 2), class: "star" }, g);
     el("circle", { cx: x, cy: y, r: 7, class: "piece", visibility: "hidden", "data-piece": "" }, g);
-    // a ranked piece's rank is printed on it (public): its initial on the piece
-    el("text", { x: x, y: y + 3.5, class: "rank", "data-rank": "" }, g);
+    // a ranked piece's rank is printed on it (public): its symbol on the piece
+    el("use", { x: x - RANK_SIZE / 2, y: y - RANK_SIZE / 2, width: RANK_SIZE, height: RANK_SIZE,
+                class: "rank", "data-rank": "", visibility: "hidden" }, g);
     el("text", { x: x, y: y + 4, class: "mark", "data-mark": "" }, g);
     g.addEventListener("click", () => queue(() => onLocation(name)));
   }
@@ -162,8 +204,6 @@ function slidePath(from, to) {
   return path;
 }
 
-const RANK_MARK = { king: "K", knight: "N", citizen: "C", jester: "J" };
-
 function showPieces(pieces, truth, ranks) {
   state.pieces = pieces;
   ranks = ranks || {};
@@ -179,8 +219,11 @@ function showPieces(pieces, truth, ranks) {
     const r = g.querySelector(".rank");
     const rank = what ? ranks[name] || "" : "";
     r.setAttribute("data-rank", rank);
-    r.textContent = RANK_MARK[rank] || "";
+    if (RANK_SYMBOLS[rank]) r.setAttribute("href", "#rank-" + rank); else r.removeAttribute("href");
+    r.setAttribute("visibility", RANK_SYMBOLS[rank] ? "visible" : "hidden");
+    g.classList.toggle("ranked", !!RANK_SYMBOLS[rank]);
   }
+  document.body.classList.toggle("ranked", Object.keys(ranks).length > 0);
 }
 
 function showLeds(leds, lights) {
@@ -261,11 +304,13 @@ function showHands(hands, view) {
 // a game's name for a person, as the rules core titles it
 function title(game) { return (state.layout.titles || {})[game] || game; }
 
-function showStatus(view) {
+// the status bar: the server's words for the game on the board; its phase, the seat to move
+// and its game as attributes for tools
+function showStatus(view, status) {
   const s = document.getElementById("status");
   state.view = view;
+  showStatusLine(status);
   if (!view) {
-    s.textContent = "no game";
     s.dataset.phase = "idle";
     delete s.dataset.toMove;
     delete s.dataset.game;
@@ -274,11 +319,6 @@ function showStatus(view) {
   s.dataset.phase = view.phase;
   s.dataset.toMove = view.to_move;
   s.dataset.game = view.game;
-  s.textContent = title(view.game) + " · " + view.phase.replace("_", " ") + " · " +
-    view.to_move + " to move" +
-    (view.card ? " · card " + view.card : "") +
-    (view.card === "partner" && view.steps_left !== null ? " · steps left " + view.steps_left : "") +
-    (view.expected && view.expected.length ? " · put right: " + view.expected.join(" ") : "");
 }
 
 // the board read once (refresh, below, keeps one read in flight at a time)
@@ -297,7 +337,7 @@ async function readBoard() {
   showHeld(s.held, s.held_truth);
   showHands(s.hands, s.view);
   state.since = showEvents(s.events, state.since);
-  showStatus(s.view);
+  showStatus(s.view, s.status);
   showMenu(s.view);
   showGuidance(s.guidance);
   showDevice(s.device);
@@ -306,6 +346,9 @@ async function readBoard() {
 
 const refresh = oneAtATime(readBoard);
 
+// replay mode: the whole page shows the replayed turn (board, status bar, guidance line, the
+// board's words), nothing of the live board (LEDs, hands, pieces in hand, the reader, the
+// tools that act on it); back to the live board, all of it is live again
 async function loadRecord(file) {
   let rec;
   try { rec = JSON.parse(await file.text()); } catch (e) { return say("not a JSON file"); }
@@ -319,20 +362,43 @@ async function loadRecord(file) {
   document.getElementById("replay-controls").hidden = false;
   document.getElementById("replay-banner").hidden = false;
   document.body.classList.add("replaying");
+  say("");
+  const hands = document.getElementById("hands");
+  hands.textContent = "Replay: a record keeps the cards played, not the hands.";
+  rebuild(hands);
+  showHeld([], null);
+  document.getElementById("reader-card").textContent = "";
   showReplay(0);
+}
+
+function replayWords(b) {
+  // the turn shown, in words: its move and what it caused, or the start
+  const mine = b.said.filter(x => x.turn === b.turn).map(x => x.text);
+  const done = b.winners.length ? " The game is over." :
+    " " + b.to_move.charAt(0).toUpperCase() + b.to_move.slice(1) + " moves next.";
+  return (b.turn ? "Turn " + b.turn + " of " + b.turns + ": " + mine.join(" ") :
+    "The start of the game, before turn 1 of " + b.turns + ".") + done;
 }
 
 async function showReplay(k) {
   const b = await api("/api/replay/" + k + (referee() ? "?referee=1" : ""));
   if (b.ok === false) return say(b.reason);
+  if (!state.replay) return;  // left replay mode meanwhile
   document.getElementById("replay-turn").value = k;
-  const p = b.played;
-  const what = "turn " + b.turn + " of " + b.turns +
-    (p ? " · " + p.seat + " " + (p.card || "") + (p.effects.length ? " (" + p.effects.join(", ") + ")" : "") : " · the start");
+  const what = "turn " + b.turn + " of " + b.turns;
   document.getElementById("replay-label").textContent = what;
   document.getElementById("replay-text").textContent = "REPLAY of a recorded game, " + what +
     ". This is not the live board: clicks on it do nothing.";
-  showGuidance({ kind: "replay", text: "Replay: " + what + ". " + b.to_move + " to move next." });
+  showStatusLine({ text: "Replay: " + b.title + ", " + b.players + " players · after " + what });
+  showGuidance({ kind: "replay", text: replayWords(b) });
+  const list = document.getElementById("replay-events");
+  list.textContent = "";
+  for (const x of b.said) {
+    const li = document.createElement("li");
+    li.textContent = x.text;
+    li.dataset.turn = x.turn;
+    list.insertBefore(li, list.firstChild);
+  }
   showLeds({}, {});
   showPieces(b.pieces, b.truth, b.ranks);
 }
@@ -341,7 +407,11 @@ function exitReplay() {
   state.replay = null;
   document.getElementById("replay-controls").hidden = true;
   document.getElementById("replay-banner").hidden = true;
+  document.getElementById("replay-events").textContent = "";
+  document.getElementById("record-file").value = "";
   document.body.classList.remove("replaying");
+  rebuild(document.getElementById("hands"));
+  rebuild(document.getElementById("held"));
   refresh();
 }
 
@@ -413,11 +483,56 @@ function askNewGame() {
   document.getElementById("confirm-new").hidden = false;
 }
 
+// the board's features for the legend, drawn as the board draws them: those this board has
+function boardFeatures(lay) {
+  const spot = (g, x, y, r, cls) => el("circle", { cx: x, cy: y, r: r, class: cls || "base" }, g);
+  // (drawn with the board's classes on "look", not "loc": a swatch is no location)
+  const one = (cls, extra) => svg => {
+    const g = el("g", { class: "look " + cls }, svg);
+    spot(g, 14, 14, 11);
+    if (extra) extra(g);
+  };
+  const out = [
+    ["space", "a space of the track: its number, clockwise, the way pieces move", one("")],
+    ["start", "a colour's start space, ringed in its colour: pieces come into play here",
+     one("start", g => { g.querySelector(".base").style.stroke = lay.colours[0]; })],
+    ["spot", "start area: the four spots behind a start space, for the pieces not in play",
+     svg => { const g = el("g", { class: "look spot" }, svg);
+              for (const [x, y] of [[8, 8], [20, 8], [8, 20], [20, 20]]) spot(g, x, y, 5.5); }],
+    ["home", "home: the spaces running inward from a start space; every piece in wins",
+     svg => { const g = el("g", { class: "look home" }, svg);
+              for (const y of [5, 14, 23]) spot(g, 14, y, 4.5); }],
+  ];
+  if (lay.holes.length) {
+    out.push(["hole", "hole: a piece on it is undercover (upside down)", one("hole")]);
+    out.push(["undercover", "an undercover piece: its colour is hidden",
+              one("", g => spot(g, 14, 14, 7, "piece undercover"))]);
+  }
+  if (lay.meeting_points.length)
+    out.push(["meeting", "meeting point: a piece ending here pulls the nearest piece behind " +
+              "it onto the hole behind", svg => {
+                const g = el("g", { class: "look meeting" }, svg);
+                el("rect", { x: 4, y: 4, width: 20, height: 20, rx: 3, class: "base",
+                             transform: "rotate(45 14 14)" }, g); }]);
+  if ((lay.special_spaces || []).length)
+    out.push(["special", "special space (DOG Royal): a move ending here draws a card; a " +
+              "citizen may jump on to the next", one("special",
+                g => el("path", { d: starPath(14, 14, 9), class: "star" }, g))]);
+  if ((lay.games || {})["dog-royal"])
+    for (const rank of Object.keys(RANK_SYMBOLS))
+      out.push(["rank-" + rank, RANK_TEXT[rank], one("ranked", g => {
+        spot(g, 14, 14, 10, "piece " + lay.colours[0]);
+        el("use", { href: "#rank-" + rank, x: 4, y: 4, width: 20, height: 20, class: "rank" }, g);
+      })]);
+  return out;
+}
+
 function init() {
   drawLegend(LEGEND, MARKS);
   api("/api/layout").then(lay => {
     state.layout = lay;
     drawBoard(lay);
+    drawFeatures(boardFeatures(lay));
     fillGames(lay);
     state.timer = poll(refresh);
   });

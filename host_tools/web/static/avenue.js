@@ -276,19 +276,19 @@ function showView(live) {
   document.body.classList.toggle("advanced", !!view && view.mode === "advanced");
   const body = document.querySelector("#sides tbody");
   const box = document.getElementById("view");
-  if (unchanged(box, [view, live.tableaux, live.offer, live.result, state.picked])) return;
+  if (unchanged(box, [view, live.tableaux, live.result, live.acts])) return;
   body.textContent = "";
   document.getElementById("deck").textContent = view ? view.deck : "–";
   document.getElementById("deck").dataset.n = view ? view.deck : "";
   document.getElementById("market-deck").textContent = view && view.mode === "advanced" ? view.market_deck : "–";
   document.getElementById("market-deck").dataset.n = view && view.mode === "advanced" ? view.market_deck : "";
-  const offer = document.getElementById("offer");
-  offer.textContent = "";
   if (!view) return showResult(null);
   for (const side of state.layout.sides) {
     const tr = document.createElement("tr");
     tr.dataset.side = side;
-    if (side === view.active) tr.classList.add("active");
+    // the side that acts now: the one the guidance line names (in the black market the side
+    // taking, in the recruit the other side), never another
+    if (side === live.acts) tr.classList.add("acts");
     const cells = [];
     for (let k = 0; k < 6; k++) { cells.push(document.createElement("td")); tr.appendChild(cells[k]); }
     cells[0].textContent = side + (view.seats[side] > 1 ? " (2)" : "");
@@ -300,12 +300,8 @@ function showView(live) {
     const agents = view.agents[side];
     for (const a of state.layout.agents) {
       if (!agents[a.name]) continue;
-      const card = (live.tableaux[side] || []).find(c => c.card === a.name);
-      const id = card ? card.id : "";
       cells[2].appendChild(chip(cardName(a.name) + " ×" + agents[a.name],
-        { "data-agent": a.name, "data-count": agents[a.name], "data-id": id,
-          title: "tap it (an ability names it): pick, then click the tap pad" },
-        id ? () => pick(id, cardName(a.name) + " from " + side + "'s agents") : null));
+        { "data-agent": a.name, "data-count": agents[a.name] }));
     }
     cells[3].className = "hand-count";
     cells[3].dataset.counts = view.hands[side].join(",");
@@ -319,6 +315,24 @@ function showView(live) {
     for (const m of ongoing) cells[5].appendChild(chip(cardName(m), { "data-card": m }));
     body.appendChild(tr);
   }
+  showResult(live.result, view);
+}
+
+// the cards the tap pad asks for, where they are picked (the Cards panel): the black market's
+// offer, the agents in play an ability names, the tops of the decks, marked when asked for
+function showChoices(live) {
+  const view = live.view;
+  const from = live.tap_from || {};
+  for (const c of document.querySelectorAll(".choice"))
+    c.classList.toggle("asked", c.dataset.place === from.place);
+  const offer = document.getElementById("offer");
+  const tableau = document.getElementById("tableau");
+  const row = document.getElementById("tableau-row");
+  if (unchanged(offer, [view && view.offer, live.offer, live.tableaux, from, state.picked])) return;
+  offer.textContent = "";
+  tableau.textContent = "";
+  row.hidden = from.place !== "tableau";
+  if (!view) return;
   if (view.mode === "advanced") {
     (view.offer || []).forEach((m, j) => {
       const phys = live.offer[j];
@@ -327,7 +341,12 @@ function showView(live) {
                              id ? () => pick(id, cardName(m) + " from the offer") : null));
     });
   }
-  showResult(live.result, view);
+  if (from.place === "tableau") {
+    document.getElementById("tableau-label").textContent = from.side + "'s agents";
+    for (const c of live.tableaux[from.side] || [])
+      tableau.appendChild(chip(cardName(c.card), { "data-card": c.card, "data-id": c.id },
+                               () => pick(c.id, cardName(c.card) + " from " + from.side + "'s agents")));
+  }
 }
 
 function showResult(result, view) {
@@ -336,8 +355,7 @@ function showResult(result, view) {
   box.hidden = !winner;
   box.dataset.winner = winner;
   box.dataset.reason = result && result.reason ? result.reason : "";
-  box.textContent = winner ? winner + " wins" + (result && result.reason ? " (" + result.reason +
-    (result.tie ? ", tie rule" : "") + ")" : "") : "";
+  box.textContent = result && result.text ? result.text : winner ? winner + " wins." : "";
 }
 
 function showHands(live) {
@@ -390,15 +408,43 @@ function showTruth(truth) {
     "; market deck top " + cardName(truth.market_top) + "; discards " + truth.discards.map(cardName).join(", ");
 }
 
-function showStatus(view) {
+// the status bar: the server's words for the game on the board (who acts is the guidance
+// line's to say, once); its phase and active side as attributes for tools
+function showStatus(view, status) {
   const s = document.getElementById("status");
-  if (!view) { s.textContent = "no game"; s.dataset.phase = "idle"; delete s.dataset.active; return; }
+  showStatusLine(status);
+  if (!view) { s.dataset.phase = "idle"; delete s.dataset.active; return; }
   s.dataset.phase = view.phase;
   s.dataset.active = view.active;
-  s.textContent = view.mode + " mode · " + view.phase.replace("_", " ") + " · " + view.active +
-    " active" + (view.seats[view.active] > 1 ? " · lit seat " + (view.seat + 1) : "") +
-    (view.tap ? " · tap pad: " + view.tap : "") +
-    (view.expected && view.expected.length ? " · put right: " + view.expected.join(" ") : "");
+}
+
+// the board's features for the legend, drawn as the board draws them (with its classes on
+// "look": a swatch is no space nor pad of the board)
+function boardFeatures(lay) {
+  const look = (cls, draw) => svg => draw(el("g", { class: "look " + cls }, svg));
+  const space = (g, extra) => { el("circle", { cx: 14, cy: 14, r: 11, class: "base" }, g);
+                                if (extra) extra(g); };
+  const pad = (face, text) => [
+    "pad-" + face, text, look("pad-look", g => {
+      el("rect", { x: 5, y: 2, width: 18, height: 24, rx: 3, class: "base" }, g);
+      if (face !== "up") el("rect", { x: 8, y: 5, width: 12, height: 18, rx: 2,
+                                      class: "card " + face }, g);
+    })];
+  return [
+    ["space", "a space of the street, numbered clockwise from green's home",
+     look("street", g => space(g))],
+    ["home", "a side's home (ringed in its colour): its pawn starts here",
+     look("street home", g => space(g, g2 => {
+       g2.querySelector(".base").style.stroke = "#2e9a42"; }))],
+    ["market", "black-market space (advanced mode): a pawn stopping here takes a card from " +
+     "the offer", look("street market", g => space(g))],
+    ["pawn", "a side's pawn: green and blue", look("street", g => space(g, g2 =>
+      el("circle", { cx: 14, cy: 14, r: 7, class: "pawn blue" }, g2)))],
+    pad("up", "up pad: the card played face up"),
+    pad("down", "down pad: the card played face down (the page shows only that one lies there)"),
+    pad("tap", "tap pad: every other card the board must know (discards, black market, agents " +
+        "an ability names)"),
+  ];
 }
 
 // the board read once (refresh, below, keeps one read in flight at a time)
@@ -417,9 +463,10 @@ async function readBoard() {
   showBuzzer(s.buzzer);
   showView(s);
   showHands(s);
+  showChoices(s);
   showTruth(s.truth);
   state.since = showEvents(s.events, state.since);
-  showStatus(s.view);
+  showStatus(s.view, s.status);
   showMenu(s.view);
   showGuidance(s.guidance);
   showDevice(s.device);
@@ -473,6 +520,7 @@ function init() {
   api("/api/layout").then(lay => {
     state.layout = lay;
     drawBoard(lay);
+    drawFeatures(boardFeatures(lay));
     fillNewGame(lay);
     poll(refresh);
   });

@@ -50,10 +50,10 @@ function unchanged(box, data) {
 
 function rebuild(box) { built.delete(box); }
 
-function describe(e) {
-  const parts = [e.event];
-  for (const k of Object.keys(e)) if (k !== "event") parts.push(k + " " + JSON.stringify(e[k]));
-  return parts.join(", ");
+// an event in words: the server says each in the words of shared_rules/describe.py; one it
+// could not say (a server older than this page) is named by its kind, never shown as JSON
+function describe(entry) {
+  return entry.text || ("The board says: " + String(entry.event.event).replace(/_/g, " ") + ".");
 }
 
 const EVENTS_SHOWN = 60;
@@ -65,12 +65,13 @@ let gameSeq = 0;  // the number of the last of them shown
 // the last answer came, or a server that does not skip them)
 function showEvents(events, since) {
   const list = document.getElementById("events");
-  for (const { seq, event } of events) {
+  for (const entry of events) {
+    const { seq, event } = entry;
     if (seq <= since) continue;
     since = seq;
     if (GAME_BEGUN.has(event.event)) gameSeq = seq;
     const li = document.createElement("li");
-    li.textContent = describe(event);
+    li.textContent = describe(entry);
     li.setAttribute("data-event", event.event);
     li.setAttribute("data-seq", seq);
     list.insertBefore(li, list.firstChild);
@@ -155,6 +156,28 @@ async function readSensors() {
     }
     body.appendChild(tr);
   });
+}
+
+// the status bar: the game on the board in the players' words (the server's)
+function showStatusLine(status) {
+  document.getElementById("status").textContent = status ? status.text : "";
+}
+
+// the board's features: [class of the drawing, text] rows, each with a small drawing of the
+// feature as the board draws it (draw(svg) fills the swatch)
+function drawFeatures(features) {
+  const ul = document.getElementById("features");
+  ul.textContent = "";
+  for (const [name, text, draw] of features) {
+    const li = document.createElement("li");
+    li.dataset.feature = name;
+    const svg = el("svg", { class: "feature-swatch", viewBox: "0 0 28 28", width: 22, height: 22,
+                            "aria-hidden": "true" });
+    draw(svg);
+    li.appendChild(svg);
+    li.appendChild(document.createTextNode(text));
+    ul.appendChild(li);
+  }
 }
 
 // the legend: [meaning, text] rows, each with its mark
