@@ -222,6 +222,6 @@ def _stopped(why, port):
                 "block on its way, so the board's flash or its supply is failing; run flash "
                 "again, and if it fails the same way use another board" % why)
     again = "run flash again" if can_reset(port) else (
-        "run flash again with the board in its loader (%s)" % BY_HAND)
-    return ("flashing stopped (%s): the board may hold half a firmware; check the cable and "
+        "put the board in its loader (%s) and run flash again" % BY_HAND)
+    return ("flashing stopped (%s): the board may hold half a firmware; check the cable, "
             "%s (at a lower --baud if this repeats)" % (why, again))
