@@ -313,9 +313,7 @@ def test_the_reset_lines_put_the_chip_in_its_loader_and_boot_what_was_written(fi
             esp.hard_reset()
         finally:
             esp._port.close()
-        time.sleep(0.3)  # the server's reset thread holds EN low 0.1 s
-        with board.lock:
-            events, logs = list(board.chip.events), list(board.chip.boot_logs)
+        events, logs = booted_again(board, "baud 230400")
     # powered up without BOOT: the ROM boots the flash; esptool's reset: the ROM's loader
     assert "boot:0x13 (SPI_FAST_FLASH_BOOT)" in logs[0]
     assert "boot:0x3 (DOWNLOAD_BOOT(UART0/UART1/SDIO_REI_REO_V2))" in logs[1]
@@ -325,6 +323,19 @@ def test_the_reset_lines_put_the_chip_in_its_loader_and_boot_what_was_written(fi
     assert "boot:0x13 (SPI_FAST_FLASH_BOOT)" in last[2] and "mode:DIO, clock div:2" in last
     assert last[-5:-1] == firmware.bootloader_log
     assert [e for e in events if e.startswith("note:")] == []
+
+
+def booted_again(board, since):
+    """(the chip's events, its boot logs) once the hard reset has booted it from flash after
+    the event `since`: the server's reset thread holds EN low a while after esptool has gone."""
+    deadline = time.monotonic() + STOP_S
+    while time.monotonic() < deadline:
+        with board.lock:
+            events, logs = list(board.chip.events), list(board.chip.boot_logs)
+        if "boot from flash" in events[events.index(since):]:
+            return events, logs
+        time.sleep(0.05)
+    raise AssertionError("the chip did not boot from flash after the hard reset: %s" % events)
 
 
 @pytest.mark.parametrize("compress", [False, True])
