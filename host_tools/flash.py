@@ -22,6 +22,13 @@ CHIP_ID_AT = 12  # the extended header's chip id (little-endian 16 bit)
 FIRMWARE = "MicroPython 1.29's ESP32_GENERIC build"
 GET_FIRMWARE = ("download %s (the .bin from micropython.org/download/ESP32_GENERIC) and name "
                 "it with --firmware" % FIRMWARE)
+ROM_BAUD = 115200  # the ROM loader's rate; esptool connects at it, then changes it
+# esptool cannot drive DTR and RTS over a raw TCP socket (loader.py: connect() turns to
+# no-reset for "socket:" ports; a hard reset only sets RTS, which the socket ignores)
+NO_RESET_LINES = "socket://"
+BY_HAND = "hold BOOT, press and release EN, then release BOOT"
+# esptool's words when the flash does not hold what it wrote (cmds.py, write_flash's check)
+NOT_KEPT = ("MD5 of file does not match data in flash", "the written flash region is empty")
 # the USB bridges of ESP32 boards top out at 2-3 Mbaud (CH340: 2 M, CP2102N: 3 M); below 9600
 # baud writing 1.5 MB would take half an hour
 MIN_BAUD = 9600
@@ -110,7 +117,7 @@ def _connect(port, connect_attempts):
     from esptool.cmds import detect_chip
     from esptool.util import FatalError
     try:
-        return detect_chip(port, baud=115200, connect_attempts=connect_attempts)
+        return detect_chip(port, baud=ROM_BAUD, connect_attempts=connect_attempts)
     except serial.SerialException as e:
         raise FlashError(ports.open_problem(port) or "cannot open %s: %s" % (port, e))
     except (FatalError, OSError) as e:
@@ -123,14 +130,13 @@ def _connect(port, connect_attempts):
                          "connecting if the board needs it" % (port, text))
 
 
+def can_reset(port):
+    """Whether esptool can reset the board on `port` (into its loader, and afterwards)."""
+    return not port.startswith(NO_RESET_LINES)
+
+
 def flash(firmware, port=None, baud=460800, say=print, connect_attempts=7):
     """Checks everything it can, then erases, writes, verifies and resets. Returns the chip."""
-    import serial
-    from esptool.cmds import detect_flash_size, erase_flash, write_flash, reset_chip
-    from esptool.util import flash_size_bytes
-    from esptool.util import FatalError
-    from host_tools import partitions
-
     target = image_chip(firmware)
     image, game = _image_with_game(firmware, target)
     if port is None:
@@ -139,6 +145,9 @@ def flash(firmware, port=None, baud=460800, say=print, connect_attempts=7):
     if reason:
         raise FlashError(reason)
     say("agentboard: %s is MicroPython for %s" % (firmware, target))
+    if not can_reset(port):
+        say("agentboard: %s has no reset lines: the board must already wait in its loader "
+            "(%s)" % (port, BY_HAND))
     say("agentboard: connecting to the board on %s" % port)
     esp = _connect(port, connect_attempts)
     try:
@@ -148,30 +157,71 @@ def flash(firmware, port=None, baud=460800, say=print, connect_attempts=7):
             raise FlashError("the board is an %s but %s is built for %s: nothing was written; %s"
                              % (found, firmware, target, GET_FIRMWARE if found == CHIP else
                                 "the referee runs on an ESP32 board (hardware/README.md)"))
-        try:
-            esp = esp.run_stub()
-            if baud != 115200:
-                esp.change_baud(baud)
-            size = detect_flash_size(esp)
-            if size:
-                reason = partitions.room_problem(game, flash_size_bytes(size))
-                if reason:
-                    raise FlashError(reason + ": nothing was written")
-            say("agentboard: erasing the flash")
-            erase_flash(esp)
-            at = offset_for(found)
-            say("agentboard: writing %s at 0x%x, its partition table with %s for the game's "
-                "journal (verified by checksum)" % (firmware, at, game))
-            write_flash(esp, [(at, image)])
-            say("agentboard: resetting the board")
-            reset_chip(esp, "hard-reset")
-        except (FatalError, serial.SerialException, OSError) as e:
-            raise FlashError("flashing stopped (%s): the board may hold half a firmware; "
-                             "check the cable and run flash again (at a lower --baud if "
-                             "this repeats)" % str(e).split("\n")[0])
+        _write(esp, port, baud, (firmware, image, game), say)
         return found
     finally:
         try:
             esp._port.close()
         except Exception:
             pass
+
+
+def _write(esp, port, baud, what, say):
+    """Erases, writes and verifies the image, then resets the board; FlashError if that
+    stops half way, or the flash does not read back what was written."""
+    import serial
+    from esptool.cmds import erase_flash, write_flash
+    from esptool.util import FatalError
+    firmware, image, game = what
+    try:
+        esp = _prepare(esp, baud, game)
+        say("agentboard: erasing the flash")
+        erase_flash(esp)
+        at = offset_for(chip_name(esp))
+        say("agentboard: writing %s at 0x%x, its partition table with %s for the game's "
+            "journal (verified by checksum)" % (firmware, at, game))
+        write_flash(esp, [(at, image)])
+        _reset(esp, port, say)
+    except (FatalError, serial.SerialException, OSError) as e:
+        raise FlashError(_stopped(str(e).split("\n")[0], port))
+
+
+def _prepare(esp, baud, game):
+    """esptool's flasher stub running at `baud`, the flash attached as esptool's write-flash
+    attaches it (which also resets the flash chip), and its size checked: FlashError, with
+    nothing written, if the game does not fit."""
+    from esptool.cmds import attach_flash, detect_flash_size
+    from esptool.util import flash_size_bytes
+    from host_tools import partitions
+    esp = esp.run_stub()
+    if baud != ROM_BAUD:
+        esp.change_baud(baud)
+    attach_flash(esp)
+    size = detect_flash_size(esp)
+    if size:
+        reason = partitions.room_problem(game, flash_size_bytes(size))
+        if reason:
+            raise FlashError(reason + ": nothing was written")
+    return esp
+
+
+def _reset(esp, port, say):
+    from esptool.cmds import reset_chip
+    if can_reset(port):
+        say("agentboard: resetting the board")
+        reset_chip(esp, "hard-reset")
+    else:  # esptool would only write RTS, which the socket drops: the stub would stay
+        say("agentboard: %s cannot reset the board: press the board's EN (reset) button to "
+            "start MicroPython" % port)
+
+
+def _stopped(why, port):
+    """The sentence for a write that failed: what to do next."""
+    if any(text in why for text in NOT_KEPT):
+        return ("the flash does not read back what was written (%s): esptool checked every "
+                "block on its way, so the board's flash or its supply is failing; run flash "
+                "again, and if it fails the same way use another board" % why)
+    again = "run flash again" if can_reset(port) else (
+        "put the board in its loader (%s) and run flash again" % BY_HAND)
+    return ("flashing stopped (%s): the board may hold half a firmware; check the cable, "
+            "%s (at a lower --baud if this repeats)" % (why, again))
