@@ -71,3 +71,18 @@ class Both:
 @pytest.fixture(scope="session")
 def both(micro):
     return Both(micro)
+
+
+@pytest.fixture(scope="module")
+def running_game(tmp_path_factory):
+    """A simulated board's flash with a game of Agent DOG under way: one move played (a
+    module's tests share it; each test file gets its own)."""
+    from host_tools.sim.players import Table, find
+    flash = str(tmp_path_factory.mktemp("running") / "flash")
+    t = Table(seed=4, flash=flash)
+    try:
+        t.new_game(4)
+        t.play("13", find(t.st, "13", 0, 13))
+    finally:
+        t.close()
+    return flash

@@ -332,20 +332,6 @@ def test_export_of_a_board_without_a_game_writes_nothing(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["flash", "game.json"]  # no part file left
 
 
-@pytest.fixture(scope="module")
-def running_game(tmp_path_factory):
-    """A simulated board's flash with a game under way (cards being played)."""
-    from host_tools.sim.players import Table, find
-    flash = str(tmp_path_factory.mktemp("running") / "flash")
-    t = Table(seed=4, flash=flash)
-    try:
-        t.new_game(4)
-        t.play("13", find(t.st, "13", 0, 13))
-    finally:
-        t.close()
-    return flash
-
-
 def test_calibrate_says_the_board_is_busy_before_asking_to_clear_it(running_game):
     before = snapshot(running_game)
     code, out, err = run("calibrate", "--sim-flash", running_game, stdin=subprocess.PIPE)

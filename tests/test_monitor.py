@@ -19,20 +19,6 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 STAMP = re.compile(r"^\x1b\[2m\d\d:\d\d:\d\d\x1b\[0m ")
 
 
-@pytest.fixture(scope="module")
-def running_game(tmp_path_factory):
-    """A simulated board's flash with a game of Agent DOG under way: one move played."""
-    from host_tools.sim.players import Table, find
-    flash = str(tmp_path_factory.mktemp("monitor") / "flash")
-    t = Table(seed=4, flash=flash)
-    try:
-        t.new_game(4)
-        t.play("13", find(t.st, "13", 0, 13))
-    finally:
-        t.close()
-    return flash
-
-
 def monitor(flash, *extra):
     out = subprocess.run([AGENTBOARD, "monitor", "--sim-flash", flash, "--polls", "1"] +
                          list(extra), capture_output=True, text=True, cwd=ROOT, timeout=120)

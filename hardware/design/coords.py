@@ -8,23 +8,14 @@ well as on CPython, so no os.path (MicroPython has none) and nothing computed at
 import json
 import math
 
+from host_tools.sim.files import ROOT  # the repository, on CPython and MicroPython alike
+
 FORMAT = "agentboard-coords/1"
 SECTIONS = ("sensors", "leds")
 
 
 class CoordsError(ValueError):
     """A coords.json that cannot be used; the message says which file and what."""
-
-
-def _root():
-    try:
-        here = __file__
-    except NameError:
-        return "."
-    cut = here.rfind("hardware/design/coords")
-    if cut <= 0:
-        return "."
-    return here[:cut].rstrip("/") or "."
 
 
 def _norm(path):
@@ -53,7 +44,7 @@ def _read(path):
 
 def path_for(variant, root=None):
     """The coords.json of a variant name, beside the maps its variant.json names."""
-    root = root or _root()
+    root = root or ROOT
     folder = root + "/hardware/variants/" + variant
     try:
         with open(folder + "/variant.json") as f:
