@@ -39,7 +39,7 @@ def test_replay_steps_through_every_decision_to_the_end(record, tmp_path):
                                "blue 2")
     numbered = set(int(x.split()[0]) for x in lines[1:])
     assert numbered == set(range(1, n + 1))
-    assert "== %s wins" % ("green", "blue")[st.winner] in lines[-1]
+    assert "== %s wins" % ("Green", "Blue")[st.winner] in lines[-1]
     out = subprocess.run([sys.executable, "-m", "host_tools.cli", "replay",
                           write(tmp_path, rec)], cwd=ROOT, capture_output=True, text=True,
                          timeout=120)

@@ -150,7 +150,7 @@ class PageTable(Table):
         if op == "wait":
             self.twin.step(max(1, int(math.ceil(req["ms"] / float(self.twin.tick_ms)))))
             return {"ok": True}
-        if op == "card_off":  # the card leaves the reader when the hand's tap is over
+        if op in ("card_off", "discard"):  # the twin moves the card on when the next is tapped
             return {"ok": True}
         if op == "card":
             req = {"op": "card", "id": self.handle(req["card"])}

@@ -512,7 +512,9 @@ class Twin:
             if h in self.hands.hands.get(seat, []) and \
                     self.hands.state_of(seat, h) == "hand":
                 return refuse("a card is on the reader: wait for the board to read it")
-            self.sim.request({"op": "card_off"})  # the board has it: picked up for the next
+            # the board has read it: onto the discard pile beside the play pad, out of the
+            # reader's field, as the players put a played card (docs/board-protocols.md, discard)
+            self.sim.request({"op": "discard"})
             self.on_reader = None
         seat = self.hands.seat_of(handle)
         ans = self.sim.request({"op": "card", "uid": self.hands.cards[handle][0]})
