@@ -118,6 +118,19 @@ class NameIndex:
         return len(self.names)
 
 
+def _sensor_map(sensors, nmux, nbank):
+    """The sensor index wired to each (bank * 16 + channel) * nmux + ADC pin, -1 for none, as
+    the scanner takes it (an array, not a list of ints: no block of 4 bytes per channel asked
+    for at boot)."""
+    sensor_of = array("h", bytes(2 * MUX_CHANNELS * nmux * nbank))
+    for k in range(len(sensor_of)):
+        sensor_of[k] = -1
+    for i in range(len(sensors)):
+        m = sensors[i]["mux"]
+        sensor_of[((m // nmux) * MUX_CHANNELS + sensors[i]["channel"]) * nmux + m % nmux] = i
+    return sensor_of
+
+
 class Board:
     def __init__(self, config_dir="config", data_dir="."):
         # the maps one at a time, each parsed tree dropped before the next is read: together
@@ -127,18 +140,10 @@ class Board:
         nmux = len(mux["adc"])
         # mux m sits on ADC pin m % nmux in bank m // nmux (one bank when the map has none)
         bank_pins = mux.get("bank")
-        nbank = len(bank_pins) if bank_pins else 1
         sensors = load_map(config_dir, "sensors")["sensors"]
         self.locations = Names(sensors, "loc")  # sensor index -> its location
         self.index = NameIndex(self.locations)  # location -> sensor index
-        # (an array, not a list of ints: no block of 4 bytes per channel asked for at boot)
-        sensor_of = array("h", bytes(2 * MUX_CHANNELS * nmux * nbank))
-        for k in range(len(sensor_of)):
-            sensor_of[k] = -1
-        for i in range(len(sensors)):
-            m = sensors[i]["mux"]
-            sensor_of[((m // nmux) * MUX_CHANNELS + sensors[i]["channel"]) * nmux
-                      + m % nmux] = i
+        sensor_of = _sensor_map(sensors, nmux, len(bank_pins) if bank_pins else 1)
         n_sensors = len(sensors)
         del sensors
         self.led_names = Names(load_map(config_dir, "leds")["leds"])
@@ -150,6 +155,12 @@ class Board:
         select = [machine.Pin(g, machine.Pin.OUT, value=0) for g in mux["select"]]
         adcs = [machine.ADC(machine.Pin(g), atten=machine.ADC.ATTN_11DB) for g in mux["adc"]]
         self.calib_path = data_dir + "/" + CALIB_FILE
+        self._load_calibration(n_sensors)
+        self.scanner = Scanner(select, adcs, sensor_of, self.calib, banks=banks)
+        self._open_readers(pins["nfc"])
+        self._open_outputs(pins)
+
+    def _load_calibration(self, n_sensors):
         self.calib_error = None
         try:
             calib = calibration.load(self.calib_path, n_sensors)
@@ -160,8 +171,8 @@ class Board:
         if calib is None:
             calib = calibration.Calibration(n_sensors)
         self.calib = calib
-        self.scanner = Scanner(select, adcs, sensor_of, calib, banks=banks)
-        nfc = pins["nfc"]
+
+    def _open_readers(self, nfc):
         spi = machine.SPI(nfc["spi"], baudrate=nfc["baudrate"], sck=machine.Pin(nfc["sck"]),
                           mosi=machine.Pin(nfc["mosi"]), miso=machine.Pin(nfc["miso"]))
         # every reader's chip select high before the bus carries a byte (nfc.more_cs: further
@@ -176,6 +187,9 @@ class Board:
         self.reader_names = nfc.get("readers", ["cards"])
         for pin in cs[1:]:
             self.readers.append(CardReader(MFRC522(spi, pin, rst, reset=False)))
+
+    def _open_outputs(self, pins):
+        # the LED strip, the two buttons and the buzzer
         led = pins["leds"]
         power = pins["power"]
         np = neopixel.NeoPixel(machine.Pin(led["pin"], machine.Pin.OUT), led["count"])

@@ -18,7 +18,7 @@ import struct
 import json
 from binascii import crc32
 
-from firmware.store import ENOSPC, Offsets, replay
+from firmware.records import ENOSPC, Offsets, replay
 HEAD = 8            # length, game number, CRC
 ALIGN = 4
 END = 0xFFFF        # an erased length: nothing more

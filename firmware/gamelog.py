@@ -8,7 +8,7 @@
 import json
 import os
 
-from firmware.store import replay, Offsets
+from firmware.records import replay, Offsets
 
 
 class Store:

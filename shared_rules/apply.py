@@ -44,58 +44,75 @@ def apply(st, mv, legal=False):
     act = cards.action[e]
     if act != mv.act:
         raise illegal("the move does not fit the card %s" % cards.names[mv.card])
-    lay = st.lay
     captured = []
     moved = []
     if act == STEPS or act == MAGNET:
-        if not legal and not is_legal(st, mv):
-            from shared_rules.explain import explain  # the reasons: loaded when needed
-            raise illegal(explain(st, e, colour, mv))
-        p = mv.a
-        d = movegen.dest_of(mv.b)
-        moved.append(p)
-        frm = new.pos[p]
-        q = new.at(d)
-        if q >= 0:
-            new.put(q, lay.start_area(q // lay.ppc))
-            captured.append(q)
-        new.put(p, d)
-        events.append(game.tag({"type": "move", "from": lay.loc_json(frm),
-                                "to": lay.loc_json(d)}, p))
-        if q >= 0:
-            events.append(_capture(game, q, d))
+        _steps(st, new, e, colour, mv, legal, events, captured, moved)
     elif act == SWAP or act == SWAP_OWN:
-        # two undercover pieces are a pair in either order; DOG names its own piece first
-        if not legal and not is_legal(st, mv) and not (
-                act == SWAP and is_legal(st, _reversed(mv))):
-            from shared_rules.explain import explain_swap
-            raise illegal(explain_swap(st, act))
-        a = mv.a
-        b = mv.b
-        la = new.pos[a]
-        lb = new.pos[b]
-        new.put(a, lay.start_area(0))  # lift one off first so neither overwrites the other
-        new.put(b, la)
-        new.put(a, lb)
-        ev = {"type": "swap", "at": [la, lb]}
-        if game.ranked:
-            ev["rank"] = [game.rank_name(a), game.rank_name(b)]
-        events.append(ev)
+        _swap(st, new, act, mv, legal, events)
     else:
         _split(st, new, e, colour, mv, events, captured, moved)
     game.after_move(st, new, colour, e, mv, moved, captured, events)
     if game.own_capture_out:
-        for q in captured:
-            if new.same_team(seat, q // lay.ppc):
-                new.out |= 1 << seat
-                new.cards[seat] = 0
-                events.append({"type": "out", "seat": lay.colours[seat], "reason": "own_capture"})
-                break
+        _out_on_own_capture(new, seat, captured, events)
     if new.cards[seat] > 0:
         new.cards[seat] -= 1
     new.last_card = e
     _finish_turn(new, events)
     return new, events
+
+
+def _steps(st, new, e, colour, mv, legal, events, captured, moved):
+    # a card's own move of one piece: the steps of a number card, or the magnet's pull
+    if not legal and not is_legal(st, mv):
+        from shared_rules.explain import explain  # the reasons: loaded when needed
+        raise illegal(explain(st, e, colour, mv))
+    game = st.game
+    lay = st.lay
+    p = mv.a
+    d = movegen.dest_of(mv.b)
+    moved.append(p)
+    frm = new.pos[p]
+    q = new.at(d)
+    if q >= 0:
+        new.put(q, lay.start_area(q // lay.ppc))
+        captured.append(q)
+    new.put(p, d)
+    events.append(game.tag({"type": "move", "from": lay.loc_json(frm),
+                            "to": lay.loc_json(d)}, p))
+    if q >= 0:
+        events.append(_capture(game, q, d))
+
+
+def _swap(st, new, act, mv, legal, events):
+    # two undercover pieces are a pair in either order; DOG names its own piece first
+    if not legal and not is_legal(st, mv) and not (
+            act == SWAP and is_legal(st, _reversed(mv))):
+        from shared_rules.explain import explain_swap
+        raise illegal(explain_swap(st, act))
+    game = st.game
+    a = mv.a
+    b = mv.b
+    la = new.pos[a]
+    lb = new.pos[b]
+    new.put(a, st.lay.start_area(0))  # lift one off first so neither overwrites the other
+    new.put(b, la)
+    new.put(a, lb)
+    ev = {"type": "swap", "at": [la, lb]}
+    if game.ranked:
+        ev["rank"] = [game.rank_name(a), game.rank_name(b)]
+    events.append(ev)
+
+
+def _out_on_own_capture(new, seat, captured, events):
+    # a game where capturing a piece of one's own side puts the mover out of the round
+    lay = new.lay
+    for q in captured:
+        if new.same_team(seat, q // lay.ppc):
+            new.out |= 1 << seat
+            new.cards[seat] = 0
+            events.append({"type": "out", "seat": lay.colours[seat], "reason": "own_capture"})
+            break
 
 
 def changes(st, act, a, b):

@@ -54,7 +54,6 @@ _VALUE = const(0)
 _VALUE_OR_CLOSE = const(1)  # just after [
 _KEY_OR_CLOSE = const(2)  # just after {
 _KEY = const(3)  # after a comma in an object
-_COLON_NEXT = const(4)
 _COMMA_OR_CLOSE = const(5)
 _END = const(6)  # the top value is complete: only whitespace may follow
 
@@ -191,13 +190,65 @@ def _plain(b, n):
     return min(part) >= _FIRST_PRINTABLE and max(part) < _FIRST_NON_ASCII
 
 
+def _scalar_end(b, i, n, plain):
+    """The index after the string, number, true, false or null that starts at i, or the
+    reason it is refused (a str)."""
+    c = b[i]
+    if c == _QUOTE:
+        j = _string_end(b, i, n, plain)
+        return _string_error(b, -1 - j, n) if j < 0 else j
+    if c == _MINUS or _ZERO <= c <= _NINE:
+        return _number_end(b, i, n)
+    if _is_word(b, i, n, b"true") or _is_word(b, i, n, b"null"):
+        return i + 4
+    if _is_word(b, i, n, b"false"):
+        return i + 5
+    if _is_word(b, i, n, b"NaN") or _is_word(b, i, n, b"Infinity"):
+        return _at(NOT_FINITE, i)
+    return _at(NOT_JSON, i)
+
+
+def _member_key_end(b, i, n, plain):
+    """The index after the key string at i and the colon that follows it, or the reason it is
+    refused."""
+    j = _string_end(b, i, n, plain)
+    if j < 0:
+        return _string_error(b, -1 - j, n)
+    while j < n and b[j] in _WHITESPACE:
+        j += 1
+    if j >= n or b[j] != _COLON:
+        return _at(NOT_JSON, j)
+    return j + 1
+
+
+def _number_end(b, i, n):
+    """The index after the whole number that starts at i, or the reason it is refused."""
+    start = i
+    if b[i] == _MINUS:
+        i += 1
+        if _is_word(b, i, n, b"Infinity"):
+            return _at(NOT_FINITE, start)
+    first_digit = i
+    if i < n and b[i] == _ZERO:
+        i += 1
+    elif i < n and _ZERO <= b[i] <= _NINE:
+        while i < n and _ZERO <= b[i] <= _NINE:
+            i += 1
+    else:
+        return _at(NOT_JSON, i)
+    if i < n and (b[i] == _DOT or b[i] in _EXPONENT):
+        return _at(NOT_WHOLE, start)
+    if i - first_digit > MAX_DIGITS:
+        return _at(too_big(), start)
+    return i
+
+
 def check(b):
     """None when the bytes b are one JSON value this protocol accepts, else the reason."""
     n = len(b)
-    i = 0
     plain = _plain(b, n)
+    i = depth = 0
     state = _VALUE
-    depth = 0
     objects = 0  # bit k set: the container open at depth k + 1 is an object
     while True:
         while i < n and b[i] in _WHITESPACE:
@@ -209,67 +260,34 @@ def check(b):
             if c == _OPEN_ARRAY or c == _OPEN_OBJECT:
                 if depth == MAX_DEPTH:
                     return _at(too_deep(), i)
-                is_object = c == _OPEN_OBJECT
-                objects = (objects << 1) | (1 if is_object else 0)
+                objects = (objects << 1) | (1 if c == _OPEN_OBJECT else 0)
                 depth += 1
-                state = _KEY_OR_CLOSE if is_object else _VALUE_OR_CLOSE
+                state = _KEY_OR_CLOSE if objects & 1 else _VALUE_OR_CLOSE
                 i += 1
                 continue
             if c == _CLOSE_ARRAY and state == _VALUE_OR_CLOSE:
                 objects >>= 1
                 depth -= 1
                 i += 1
-            elif c == _QUOTE:
-                j = _string_end(b, i, n, plain)
-                if j < 0:
-                    return _string_error(b, -1 - j, n)
-                i = j
-            elif c == _MINUS or _ZERO <= c <= _NINE:
-                start = i
-                if c == _MINUS:
-                    i += 1
-                    if _is_word(b, i, n, b"Infinity"):
-                        return _at(NOT_FINITE, start)
-                first_digit = i
-                if i < n and b[i] == _ZERO:
-                    i += 1
-                elif i < n and _ZERO <= b[i] <= _NINE:
-                    while i < n and _ZERO <= b[i] <= _NINE:
-                        i += 1
-                else:
-                    return _at(NOT_JSON, i)
-                if i < n and (b[i] == _DOT or b[i] in _EXPONENT):
-                    return _at(NOT_WHOLE, start)
-                if i - first_digit > MAX_DIGITS:
-                    return _at(too_big(), start)
-            elif _is_word(b, i, n, b"true") or _is_word(b, i, n, b"null"):
-                i += 4
-            elif _is_word(b, i, n, b"false"):
-                i += 5
-            elif _is_word(b, i, n, b"NaN") or _is_word(b, i, n, b"Infinity"):
-                return _at(NOT_FINITE, i)
             else:
-                return _at(NOT_JSON, i)
+                j = _scalar_end(b, i, n, plain)
+                if type(j) is str:
+                    return j
+                i = j
         elif state == _KEY_OR_CLOSE or state == _KEY:
             if c == _CLOSE_OBJECT and state == _KEY_OR_CLOSE:
                 objects >>= 1
                 depth -= 1
                 i += 1
             elif c == _QUOTE:
-                j = _string_end(b, i, n, plain)
-                if j < 0:
-                    return _string_error(b, -1 - j, n)
+                j = _member_key_end(b, i, n, plain)
+                if type(j) is str:
+                    return j
                 i = j
-                state = _COLON_NEXT
+                state = _VALUE
                 continue
             else:
                 return _at(NOT_JSON, i)
-        elif state == _COLON_NEXT:
-            if c != _COLON:
-                return _at(NOT_JSON, i)
-            i += 1
-            state = _VALUE
-            continue
         elif state == _COMMA_OR_CLOSE:
             in_object = objects & 1
             if c == _COMMA:

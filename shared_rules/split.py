@@ -7,6 +7,7 @@
 
 BITS = 6  # bits per single step in a packed move: piece << 1 | into-home option
 MASK = (1 << BITS) - 1
+NO_STEP = 255  # in the step tables: no such location (a byte's largest value)
 
 
 def pack(code, n, p, o):
@@ -35,22 +36,23 @@ class Split:
         self.nb = lay.nboard
         self.colour = colour
         self.origin = bytearray(st.pos)
-        # next location of a single step: the track wraps; home spaces lead deeper; 255: none
+        # next location of a single step: the track wraps; home spaces lead deeper; NO_STEP:
+        # none
         nxt = bytearray(lay.nboard)
         for t in range(lay.nboard):
             if t < n:
                 nxt[t] = t + 1 if t + 1 < n else 0
             else:
-                nxt[t] = t + 1 if lay.home_index(t) + 1 < lay.home_n else 255
+                nxt[t] = t + 1 if lay.home_index(t) + 1 < lay.home_n else NO_STEP
         self.nxt = nxt
-        # prot[p]: the space where piece p cannot be passed (its own start space), 255: none.
-        # Pieces undercover when the card was played never block: their colour is unknown
-        # until the card ends, and flips wait for the last step.
-        self.prot = bytearray([255] * npieces)
-        # hstart[p]: the start space from which piece p may turn into home (255: it may not,
-        # because it began the card there); hentry[p]: that home's first space. A visible
+        # prot[p]: the space where piece p cannot be passed (its own start space), NO_STEP:
+        # none. Pieces undercover when the card was played never block: their colour is
+        # unknown until the card ends, and flips wait for the last step.
+        self.prot = bytearray([NO_STEP] * npieces)
+        # hstart[p]: the start space from which piece p may turn into home (NO_STEP: it may
+        # not, because it began the card there); hentry[p]: that home's first space. A visible
         # piece goes home to its own colour, an undercover one to the colour the mover plays.
-        self.hstart = bytearray([255] * npieces)
+        self.hstart = bytearray([NO_STEP] * npieces)
         self.hentry = bytearray(npieces)
         uc = 0
         for p in range(npieces):
@@ -98,7 +100,7 @@ def dest(st, sp, p, o):
     if cur >= sp.nb:
         return -1  # knocked out earlier in this card
     d = sp.nxt[cur]
-    if d == 255:
+    if d == NO_STEP:
         return -1
     q = st.board[d]
     if q and (d >= sp.n or sp.prot[q - 1] == d):
@@ -132,32 +134,19 @@ def walk(st, sp, total, visit):
     step): visit(code, 0) with the steps packed by pack(). A visit that returns True stops the
     walk, and walk returns True; st is left as it was."""
     movable = sp.movable
-    m = len(movable)
-    if not m:
+    if not movable:
         return False
-    origin = sp.origin
-    hstart = sp.hstart
-    hentry = sp.hentry
-    nxt = sp.nxt
-    nb = sp.nb
-    area = sp.area
-    pos = st.pos
-    board = st.board
-    sp_piece = bytearray(total)
-    sp_from = bytearray(total)
-    sp_to = bytearray(total)
-    sp_burn = bytearray(total)  # burned piece + 1
+    hstart, hentry, nxt = sp.hstart, sp.hentry, sp.nxt
+    nb, area, origin = sp.nb, sp.area, sp.origin
+    pos, board, no_step = st.pos, st.board, NO_STEP  # a local: no global lookup per step
+    # the steps taken, one entry per depth: piece, from, to, burned piece + 1
+    sp_piece, sp_from = bytearray(total), bytearray(total)
+    sp_to, sp_burn = bytearray(total), bytearray(total)
     choice = bytearray(total + 1)
-    limit = 2 * m
-    depth = 0
+    limit, depth = 2 * len(movable), 0
     while True:
         if depth == total:
-            code = 0
-            i = total - 1
-            while i >= 0:
-                code = code << BITS | sp_piece[i] << 1 | (choice[i] & 1)
-                i -= 1
-            if visit(code, 0):
+            if visit(_packed(sp_piece, choice, total), 0):
                 limit = 0  # stop: every level now counts as exhausted and unwinds its step
             c = limit  # leaf: go back up
         else:
@@ -176,36 +165,14 @@ def walk(st, sp, total, visit):
             continue
         p = movable[c >> 1]
         cur = pos[p]
-        # where this step would land, from the tables (validity is dest()'s to decide)
+        # where this step would land, from the tables (NO_STEP: nowhere, e.g. the piece was
+        # burned earlier in this card; validity is dest()'s to decide)
         if c & 1:
-            if cur != hstart[p]:
-                choice[depth] = c + 1
-                continue
-            d = hentry[p]
+            d = hentry[p] if cur == hstart[p] else no_step
         else:
-            if cur >= nb:
-                choice[depth] = c + 1  # burned earlier in this card
-                continue
-            d = nxt[cur]
-        # Partial-order reduction: steps of different pieces that touch disjoint locations
-        # commute, so of all orders of such steps only the one that lists the piece standing
-        # further back first is walked (lexicographic normal form of the step sequence).
-        key = origin[p]
-        i = depth - 1
-        canonical = True
-        while i >= 0:
-            q = sp_piece[i]
-            if q == p:
-                break
-            f = sp_from[i]
-            t = sp_to[i]
-            if f == cur or f == d or t == cur or t == d:
-                break
-            if key < origin[q]:
-                canonical = False
-                break
-            i -= 1
-        if not canonical or dest(st, sp, p, c & 1) < 0:
+            d = nxt[cur] if cur < nb else no_step
+        if d == no_step or depth and not _canonical(sp_piece, sp_from, sp_to, origin, depth, p,
+                                                    cur, d) or dest(st, sp, p, c & 1) < 0:
             choice[depth] = c + 1
             continue
         # take the step in place (undone above when the walk comes back)
@@ -221,6 +188,36 @@ def walk(st, sp, total, visit):
         sp_burn[depth] = q
         depth += 1
         choice[depth] = 0
+
+
+def _packed(sp_piece, choice, total):
+    # the walk's steps as one code (see pack())
+    code = 0
+    i = total - 1
+    while i >= 0:
+        code = code << BITS | sp_piece[i] << 1 | (choice[i] & 1)
+        i -= 1
+    return code
+
+
+def _canonical(sp_piece, sp_from, sp_to, origin, depth, p, cur, d):
+    # Partial-order reduction: steps of different pieces that touch disjoint locations
+    # commute, so of all orders of such steps only the one that lists the piece standing
+    # further back first is walked (lexicographic normal form of the step sequence).
+    key = origin[p]
+    i = depth - 1
+    while i >= 0:
+        q = sp_piece[i]
+        if q == p:
+            return True
+        f = sp_from[i]
+        t = sp_to[i]
+        if f == cur or f == d or t == cur or t == d:
+            return True
+        if key < origin[q]:
+            return False
+        i -= 1
+    return True
 
 
 def completable(st, sp, steps):

@@ -24,9 +24,25 @@ NO_BAND = 255  # no rank read: no piece, a fault, or a board whose pieces carry 
 # (a rank read is its index: 0 king, 1 knight, 2 citizen, 3 jester; the referee's
 # firmware/places.py compares with this same value, so the hal imports nothing of the referee)
 
+CHANNELS = 16  # of a 74HC4067
 # channels in Gray-code order: one select line changes per step (16 pin writes per scan, not 64)
-GRAY = bytes([k ^ (k >> 1) for k in range(16)])
+GRAY = bytes([k ^ (k >> 1) for k in range(CHANNELS)])
 GRAY_BIT = bytes([3, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0])  # the line that changes
+
+
+def _in_scan_order(sensor_of, nbank, nmux):
+    """The sensor map, indexed (bank * 16 + ch) * nmux + adc, rearranged to the order the scan
+    visits it: channels in Gray-code order, so the loop steps through it without looking a
+    channel's row up."""
+    out = array("h", bytes(2 * len(sensor_of)))
+    at = 0
+    for bk in range(nbank):
+        for k in range(CHANNELS):
+            row = (bk * CHANNELS + GRAY[k]) * nmux
+            for m in range(nmux):
+                out[at] = sensor_of[row + m]
+                at += 1
+    return out
 
 
 class Scanner:
@@ -38,13 +54,14 @@ class Scanner:
         self.sel = select_pins
         self.reads = [a.read_u16 for a in adcs]
         self.nmux = len(adcs)
-        self.sensor_of = array("h", sensor_of)
+        self.sensor_of = _in_scan_order(sensor_of, len(sensor_of) // (CHANNELS * self.nmux),
+                                        self.nmux)
         self.banks = banks
         # per bank, how many ADC pins carry a mux of that bank (the others are not read)
         self.nread = bytearray(len(banks) if banks else 1)
         for k in range(len(sensor_of)):
             if sensor_of[k] >= 0:
-                b = k // (16 * self.nmux)
+                b = k // (CHANNELS * self.nmux)
                 self.nread[b] = max(self.nread[b], k % self.nmux + 1)
         n = calib.n
         self.n = n
@@ -66,8 +83,8 @@ class Scanner:
             for pin in banks:
                 pin.value(1)  # every bank off; the scan enables one at a time
         self.use(calib)
-        for b in range(4):
-            select_pins[b].value((GRAY[15] >> b) & 1)  # where the Gray cycle ends and begins
+        for b in range(len(select_pins)):  # where the Gray cycle ends and begins
+            select_pins[b].value((GRAY[CHANNELS - 1] >> b) & 1)
 
     def use(self, calib):
         self.calib = calib
@@ -85,13 +102,7 @@ class Scanner:
         self.hi = calib.fault_hi
         for i in range(self.n):
             self._band(i)
-        if self.ranked or self.banks:
-            # the DOG boards' loop, in a module of its own: a board without banks or ranks
-            # (Agent DOG's) never loads it
-            from firmware.hal.scan_banks import run
-            self._passes = run(self)
-        else:
-            self._passes = self._run()  # picks up the new thresholds
+        self._passes = self._run()  # picks up the new thresholds
 
     def _band(self, i):
         s = self.state[i]
@@ -127,67 +138,81 @@ class Scanner:
         and their ranks self.band[i]."""
         return next(self._passes)
 
+    def _loop_parts(self):
+        # what the scan loop keeps in its frame's locals: one lookup each per pass, not per
+        # sensor; those of the fast path first (see _run)
+        return (self.sensor_of, self.reads, self.raw, self.band_lo, self.band_hi, self.count,
+                self.sel, self.nmux, self.state, self.cand, self.changed, self.up_on,
+                self.up_off, self.dn_on, self.dn_off, self.lo, self.hi, self.stable,
+                self.fault_scans, 2 * self.stable, self.banks, len(self.banks) if self.banks
+                else 1, self.nread, self.ranked, self.band if self.ranked else None,
+                self.calib.up_edge, self.calib.dn_edge)
+
+    # The one scan loop of every board. A generator, so that its frame (too big for
+    # MicroPython's C stack, so an ordinary call would put it on the heap every time) is made
+    # once; each pass allocates nothing. The sensor map is in scan order (_in_scan_order), so a
+    # channel's row is the previous one's plus nmux. On a ranked board a candidate is a class
+    # and a rank together (class + 4 * (rank + 1), 0 for no rank), so a rank too must hold for
+    # `stable` scans before it is reported; a new rank under a piece already seen waits twice
+    # as long: a piece lifted or put down slowly passes the smaller ranks' readings on its way,
+    # and should not be taken for one of them.
     def _run(self):
-        # A generator, so that its frame (too big for MicroPython's C stack, so an ordinary
-        # call would put it on the heap every time) is made once; each pass allocates nothing.
-        sel = self.sel
-        reads = self.reads
-        nmux = self.nmux
-        sensor_of = self.sensor_of
-        raw = self.raw
-        state = self.state
-        cand = self.cand
-        count = self.count
-        up_on = self.up_on
-        up_off = self.up_off
-        dn_on = self.dn_on
-        dn_off = self.dn_off
-        lo = self.lo
-        hi = self.hi
-        changed = self.changed
-        stable = self.stable
-        fault_scans = self.fault_scans
-        band_lo = self.band_lo
-        band_hi = self.band_hi
+        i = r = m = base = k = b = nr = 0  # first: MicroPython's one-byte opcodes reach locals 0-15
+        (sensor_of, reads, raw, band_lo, band_hi, count, sel, nmux, state, cand, changed, up_on,
+         up_off, dn_on, dn_off, lo, hi, stable, fault_scans, rank_scans, banks, nbank, nread,
+         ranked, band, up_edge, dn_edge) = self._loop_parts()
         while True:
-            nch = 0
-            for k in range(16):
-                b = GRAY_BIT[k]
-                sel[b].value((GRAY[k] >> b) & 1)
-                base = GRAY[k] * nmux
-                for m in range(nmux):
-                    i = sensor_of[base + m]
-                    r = reads[m]()
-                    if i < 0:
-                        continue
-                    raw[i] = r
-                    if band_lo[i] <= r <= band_hi[i]:
-                        if count[i]:
+            nch = base = 0
+            for bk in range(nbank):
+                if banks:
+                    banks[bk].value(0)
+                nr = nread[bk]
+                for k in range(16):  # CHANNELS, written out: a global is a lookup per channel
+                    b = GRAY_BIT[k]
+                    sel[b].value((GRAY[k] >> b) & 1)
+                    for m in range(nr):
+                        i = sensor_of[base + m]
+                        r = reads[m]()
+                        if i < 0:
+                            continue
+                        raw[i] = r
+                        if band_lo[i] <= r <= band_hi[i]:
+                            if count[i]:
+                                count[i] = 0
+                            continue
+                        s = state[i]
+                        c = (FAULT if r < lo or r > hi else
+                             UP if r > (up_off[i] if s == UP else up_on[i]) else
+                             DOWN if r < (dn_off[i] if s == DOWN else dn_on[i]) else EMPTY)
+                        code, now = c, s
+                        if ranked:
+                            e = 3 * i
+                            if c == UP:
+                                code = UP + 4 * (1 if r > up_edge[e] else 2 if r > up_edge[e + 1]
+                                                 else 3 if r > up_edge[e + 2] else 4)
+                            elif c == DOWN:
+                                code = DOWN + 4 * (1 if r < dn_edge[e] else 2 if r < dn_edge[e + 1]
+                                                   else 3 if r < dn_edge[e + 2] else 4)
+                            if band[i] != NO_BAND:
+                                now = s + 4 * (band[i] + 1)
+                        if code == now:
                             count[i] = 0
-                        continue
-                    s = state[i]
-                    if r < lo or r > hi:
-                        c = FAULT
-                    elif r > (up_off[i] if s == UP else up_on[i]):
-                        c = UP
-                    elif r < (dn_off[i] if s == DOWN else dn_on[i]):
-                        c = DOWN
-                    else:
-                        c = EMPTY
-                    if c == s:
-                        count[i] = 0
-                        continue
-                    if c != cand[i]:
-                        cand[i] = c
-                        count[i] = 1
-                    else:
-                        count[i] += 1
-                    if count[i] >= (fault_scans if c == FAULT else stable):
+                            continue
+                        n = count[i] + 1 if code == cand[i] else 1
+                        cand[i] = code
+                        if n < (fault_scans if c == FAULT else stable if c != s else rank_scans):
+                            count[i] = n
+                            continue
                         state[i] = c
+                        if ranked:
+                            band[i] = (code >> 2) - 1 if code >= 4 else NO_BAND
                         count[i] = 0
                         changed[nch] = i
                         nch += 1
                         self._band(i)
+                    base += nmux
+                if banks:
+                    banks[bk].value(1)
             self.nchanged = nch
             self.scans += 1
             yield nch

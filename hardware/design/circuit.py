@@ -187,6 +187,34 @@ def build_main(variant, library=None):
     place_buck(board, "buck", V3_SENSOR, "BUCK")
     place_buck(board, "buck_nfc", V3_NFC, "NFC_BUCK")
 
+    _place_devkit(board, variant)
+
+    # Each multiplexer's output: the ADC pin, a pull-down, the strip cable. The strips'
+    # analog ground meets the LED and supply ground at one point (hardware/design/analog.json).
+    for z in nets[ADC_ROLE]:
+        two_pin(board, "r_adc_pd", z, AGND)
+    two_pin(board, "gnd_tie", AGND, GND)
+    # Banks of multiplexers sharing the ADC pins: each bank's enable line held off at reset.
+    for en in nets.get(BANK_ROLE, ()):
+        two_pin(board, "r_en_pu", en, V3_SENSOR)
+
+    _place_led_shifter(board, nets)
+
+    # The card readers' cables: the first on nfc.cs, further ones (nfc.more_cs) on the same bus.
+    place_readers(board, nets, readers.load()["bus"])
+
+    # Buttons to GND (the ESP32's internal pull-ups).
+    for role in BUTTON_ROLES:
+        two_pin(board, "button", nets[role][0], GND, Function=role.split(".")[-1])
+
+    _place_buzzer(board, nets)
+
+    _place_strip_headers(board, variant, nets)
+    devkit_lead(board)  # last: the connectors placed before it keep their references
+    return board
+
+
+def _place_devkit(board, variant):
     # The ESP32-DevKitC in two sockets: every GPIO of the pin map on its role's net.
     sockets = [board.place("devkit_j2"), board.place("devkit_j3")]
     for s in sockets:
@@ -209,15 +237,8 @@ def build_main(variant, library=None):
             if not p.is_connected():
                 board.nc(p)     # 5V, 3V3, EN, the UART, the flash pins and the spare GPIOs
 
-    # Each multiplexer's output: the ADC pin, a pull-down, the strip cable. The strips'
-    # analog ground meets the LED and supply ground at one point (hardware/design/analog.json).
-    for z in nets[ADC_ROLE]:
-        two_pin(board, "r_adc_pd", z, AGND)
-    two_pin(board, "gnd_tie", AGND, GND)
-    # Banks of multiplexers sharing the ADC pins: each bank's enable line held off at reset.
-    for en in nets.get(BANK_ROLE, ()):
-        two_pin(board, "r_en_pu", en, V3_SENSOR)
 
+def _place_led_shifter(board, nets):
     # LED data: 3.3 V to 5 V through one buffer of the 74AHCT125; the spares disabled.
     shifter = board.place("shifter")
     board.connect(shifter, "VCC", V5)
@@ -233,13 +254,8 @@ def build_main(variant, library=None):
         board.nc(pin_of(shifter, unit + "Y"))
     two_pin(board, "c_led_bulk", V5, GND)
 
-    # The card readers' cables: the first on nfc.cs, further ones (nfc.more_cs) on the same bus.
-    place_readers(board, nets, readers.load()["bus"])
 
-    # Buttons to GND (the ESP32's internal pull-ups).
-    for role in BUTTON_ROLES:
-        two_pin(board, "button", nets[role][0], GND, Function=role.split(".")[-1])
-
+def _place_buzzer(board, nets):
     # Buzzer: the GPIO switches a transistor; the piezo between 5 V and the collector.
     two_pin(board, "r_base", nets[BUZZER_ROLE][0], "BUZZER_BASE")
     two_pin(board, "r_base_pd", "BUZZER_BASE", GND)
@@ -252,6 +268,8 @@ def build_main(variant, library=None):
     board.connect(piezo, "-", "BUZZER_COLLECTOR")
     two_pin(board, "r_piezo", V5, "BUZZER_COLLECTOR")
 
+
+def _place_strip_headers(board, variant, nets):
     # One connector per strip.
     chain = chain_nets(variant)
     for strip in variant.strips:
@@ -264,8 +282,6 @@ def build_main(variant, library=None):
                 board.nc(p)
             else:
                 p += board.net(net)
-    devkit_lead(board)  # last: the connectors placed before it keep their references
-    return board
 
 
 def place_readers(board, nets, bus):

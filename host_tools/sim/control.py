@@ -119,80 +119,126 @@ class Control:
         return {"ok": True, "lines": []}  # the host adds the lines it has received
 
     def handle(self, req):
-        w = self.world
         op = req.get("op")
         if op == "wait":
-            ms = req["ms"]
-            if type(ms) is not int or ms < 0:
-                raise ValueError("ms must be a whole number of milliseconds")
-            w.wait_until = w.clock_us + ms * 1000
-            self.pending = "wait"
-            return True
+            return self._wait(req["ms"])
         if op == "console":
-            send = req.get("send")
-            if send is None:
-                self.reply(self._console_answer())
-                return False
-            if type(send) is not dict or type(send.get("op")) is not str:
-                raise ValueError("send is one console command object with an 'op'")
-            self.inbox.append(json.dumps(send))
-            self.awaiting = send["op"]
-            w.wait_until = w.clock_us + CONSOLE_WAIT_US
-            self.pending = "console"
-            return True
-        if op == "lift":
-            self.reply({"ok": True, "piece": w.lift(req["at"])})
-        elif op == "place":
-            w.place(req["piece"], req["at"], req.get("upside_down", False))
-            self.reply({"ok": True})
-        elif op == "flip":
-            w.flip(req["at"])
-            self.reply({"ok": True})
-        elif op == "slide":
-            w.slide(req["piece"], req["path"], req.get("upside_down", False))
-            self.reply({"ok": True})
-        elif op == "card":
-            uid = req["uid"] if "uid" in req else w.card_of_kind(req["card"])
-            if "reader" in req:
-                w.card(uid, req["reader"])  # a board with several readers
-            else:
-                w.card(uid)
-            self.reply({"ok": True})
-        elif op in ("card_off", "discard"):
-            off = w.card_off if op == "card_off" else w.discard
-            if "reader" in req:
-                off(req["reader"])
-            else:
-                off()
-            self.reply({"ok": True})
-        elif op == "press":
-            w.press(req["button"], req.get("ms", 100))
-            self.reply({"ok": True})
-        elif op == "leds":
-            self.reply({"ok": True, "leds": w.led_colours})
-        elif op == "buzzer":
-            # the notes the firmware set lately (board time in us, Hz, PWM duty; 0: silent)
-            self.reply({"ok": True, "notes": [list(n) for n in w.buzzer]})
-        elif op == "world":
-            self.reply({"ok": True, "pieces": w.world()})
-        elif op == "sensors":
-            # what each sensor's last ADC conversion gave (16-bit, as read_u16 returns it)
-            self.reply({"ok": True, "locations": w.locs, "raw": w.last_read})
-        elif op == "fault":
-            if req["kind"] == "clear":
-                w.clear_faults(req.get("at"))
-            else:
-                w.fault(req["kind"], req.get("at"), req.get("ms", 1000))
-            self.reply({"ok": True})
-        elif op == "supply":
-            if "cable" in req:
-                w.set_cable(req["cable"])
-            ans = w.supply_report()
-            ans["ok"] = True
-            self.reply(ans)
-        elif op == "_restore":
-            w.restore(req["snap"])
-            self.reply({"ok": True})
-        else:
+            return self._console(req.get("send"))
+        act = _WORLD_OPS.get(op) if type(op) is str else None
+        if act is None:
             self.reply({"ok": False, "error": "bad_request", "reason": "unknown op %r" % (op,)})
+        else:
+            self.reply(act(self.world, req))
         return False
+
+    def _wait(self, ms):
+        # board time runs for ms
+        if type(ms) is not int or ms < 0:
+            raise ValueError("ms must be a whole number of milliseconds")
+        w = self.world
+        w.wait_until = w.clock_us + ms * 1000
+        self.pending = "wait"
+        return True
+
+    def _console(self, send):
+        # a console command for the firmware, answered once it had board time to answer it
+        if send is None:
+            self.reply(self._console_answer())
+            return False
+        if type(send) is not dict or type(send.get("op")) is not str:
+            raise ValueError("send is one console command object with an 'op'")
+        self.inbox.append(json.dumps(send))
+        self.awaiting = send["op"]
+        w = self.world
+        w.wait_until = w.clock_us + CONSOLE_WAIT_US
+        self.pending = "console"
+        return True
+
+
+# the requests the world answers at once (board time stands still): op -> fn(world, request)
+# giving the answer
+def _lift(w, req):
+    return {"ok": True, "piece": w.lift(req["at"])}
+
+
+def _place(w, req):
+    w.place(req["piece"], req["at"], req.get("upside_down", False))
+    return {"ok": True}
+
+
+def _flip(w, req):
+    w.flip(req["at"])
+    return {"ok": True}
+
+
+def _slide(w, req):
+    w.slide(req["piece"], req["path"], req.get("upside_down", False))
+    return {"ok": True}
+
+
+def _card(w, req):
+    uid = req["uid"] if "uid" in req else w.card_of_kind(req["card"])
+    if "reader" in req:
+        w.card(uid, req["reader"])  # a board with several readers
+    else:
+        w.card(uid)
+    return {"ok": True}
+
+
+def _card_away(w, req):
+    off = w.card_off if req["op"] == "card_off" else w.discard
+    if "reader" in req:
+        off(req["reader"])
+    else:
+        off()
+    return {"ok": True}
+
+
+def _press(w, req):
+    w.press(req["button"], req.get("ms", 100))
+    return {"ok": True}
+
+
+def _leds(w, req):
+    return {"ok": True, "leds": w.led_colours}
+
+
+def _buzzer(w, req):
+    # the notes the firmware set lately (board time in us, Hz, PWM duty; 0: silent)
+    return {"ok": True, "notes": [list(n) for n in w.buzzer]}
+
+
+def _world(w, req):
+    return {"ok": True, "pieces": w.world()}
+
+
+def _sensors(w, req):
+    # what each sensor's last ADC conversion gave (16-bit, as read_u16 returns it)
+    return {"ok": True, "locations": w.locs, "raw": w.last_read}
+
+
+def _fault(w, req):
+    if req["kind"] == "clear":
+        w.clear_faults(req.get("at"))
+    else:
+        w.fault(req["kind"], req.get("at"), req.get("ms", 1000))
+    return {"ok": True}
+
+
+def _supply(w, req):
+    if "cable" in req:
+        w.set_cable(req["cable"])
+    ans = w.supply_report()
+    ans["ok"] = True
+    return ans
+
+
+def _restore(w, req):
+    w.restore(req["snap"])
+    return {"ok": True}
+
+
+_WORLD_OPS = {"lift": _lift, "place": _place, "flip": _flip, "slide": _slide, "card": _card,
+              "card_off": _card_away, "discard": _card_away, "press": _press, "leds": _leds,
+              "buzzer": _buzzer, "world": _world, "sensors": _sensors, "fault": _fault,
+              "supply": _supply, "_restore": _restore}

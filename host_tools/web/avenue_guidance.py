@@ -9,6 +9,7 @@ idle, do, refused, fault, over."""
 from shared_rules.avenue import tables as T
 from shared_rules.describe_avenue import other as _other, why_won
 from shared_rules.describe_base import cap as _cap, fault, name, reason
+from host_tools.web.guidance import device_line
 
 TB = T.load()
 
@@ -115,13 +116,9 @@ def line(view, events, pieces, held=0, device=None, lifted=0, result=None, light
     {"running", "reason", "failure"}; lifted: cards taken off the pads in this recruit;
     result: the board's `end` event, if the game ended; lights: location -> LED meaning
     (host_tools/web/avenue_lights.py)."""
-    if device is not None and device.get("failure"):
-        return {"kind": "fault", "text": "The page's twin of the board failed (%s): restart "
-                "agentboard sim." % device["failure"]}
-    if device is not None and not device.get("running", True):
-        return {"kind": "stopped", "text": "The board has stopped (%s). Press \"power on\" "
-                "to boot it again from its flash: the game on it resumes."
-                % (device.get("reason") or "no reason given")}
+    stopped = device_line(device)
+    if stopped:
+        return stopped
     after = _since(events)
     faults = [e for e in after if e.get("event") == "fault"]
     if faults:
@@ -145,41 +142,56 @@ def line(view, events, pieces, held=0, device=None, lifted=0, result=None, light
         return {"kind": "refused", "text": "Refused (%s pad): %s." % (r.get("reader"),
                                                                      reason(r.get("reason")))}
     todo = _pawns(view, pieces, held)
+    if phase in ("setup", "await_effect", "mismatch"):
+        return _pawns_line(view, todo, phase)
+    side = view["active"]
+    if phase == "play":
+        return _play_line(view, side)
+    if phase == "recruit":
+        return _recruit_line(view, side, lifted)
+    if phase == "market":
+        return {"kind": "do", "text": _market(view, view["pending"][0])}
+    return {"kind": "do", "text": "Follow the lights."}
+
+
+def _pawns_line(view, todo, phase):
+    # setup, an effect and a mismatch: the pawns to move, todo (and at setup the first offer)
     if phase == "setup":
         parts = todo[:]
         if view.get("tap") == "offer":
             parts.append("tap the %d cards of the first offer (the top of the market deck) on "
                          "the tap pad" % TB.offer_size)
         return {"kind": "do", "text": "Set up: %s." % "; ".join(parts or ["wait"])}
-    if phase in ("await_effect", "mismatch"):
-        head = "Move the pawns: " if phase == "await_effect" else \
-            "A pawn is not where the game puts it: "
-        return {"kind": "do", "text": head + "; ".join(todo or [
-            "put right the spaces %s" % ", ".join(view.get("expected", []))]) + "."}
-    side = view["active"]
-    if phase == "play":
-        pads = view.get("pads", {})
-        if pads.get("up") and pads.get("down"):
-            return {"kind": "do", "text": "%s: the board reads the two cards." % _cap(side)}
-        ask = []
-        if not pads.get("up"):
-            ask.append("one card face up on the up pad")
-        if not pads.get("down"):
-            ask.append("one face down on the down pad")
-        extra = " (or tap a card on the tap pad to discard it)" if view.get("tap") == \
-            "discard" else ""
-        team = "; confirm passes the lit seat" if view["seats"][side] > 1 else ""
-        return {"kind": "do", "text": "%s: put %s%s%s." % (_who(view, side), " and ".join(ask),
-                                                           extra, team)}
-    if phase == "recruit":
-        other = _other(side)
-        back = view.get("put_back") or []
-        if back:
-            return {"kind": "do", "text": _put_back(back, other)}
-        if lifted:
-            return {"kind": "do", "text": "%s: take the other card off its pad." % _cap(side)}
-        return {"kind": "do", "text": "%s: take one of the two cards off its pad (%s recruits "
-                "it); then %s takes the other." % (_cap(other), other, side)}
-    if phase == "market":
-        return {"kind": "do", "text": _market(view, view["pending"][0])}
-    return {"kind": "do", "text": "Follow the lights."}
+    head = "Move the pawns: " if phase == "await_effect" else \
+        "A pawn is not where the game puts it: "
+    return {"kind": "do", "text": head + "; ".join(todo or [
+        "put right the spaces %s" % ", ".join(view.get("expected", []))]) + "."}
+
+
+def _play_line(view, side):
+    # play: the two cards the active side puts on the pads
+    pads = view.get("pads", {})
+    if pads.get("up") and pads.get("down"):
+        return {"kind": "do", "text": "%s: the board reads the two cards." % _cap(side)}
+    ask = []
+    if not pads.get("up"):
+        ask.append("one card face up on the up pad")
+    if not pads.get("down"):
+        ask.append("one face down on the down pad")
+    extra = " (or tap a card on the tap pad to discard it)" if view.get("tap") == \
+        "discard" else ""
+    team = "; confirm passes the lit seat" if view["seats"][side] > 1 else ""
+    return {"kind": "do", "text": "%s: put %s%s%s." % (_who(view, side), " and ".join(ask),
+                                                       extra, team)}
+
+
+def _recruit_line(view, side, lifted):
+    # recruit: the other side takes one of the two cards; after a power cut, the cards back
+    other = _other(side)
+    back = view.get("put_back") or []
+    if back:
+        return {"kind": "do", "text": _put_back(back, other)}
+    if lifted:
+        return {"kind": "do", "text": "%s: take the other card off its pad." % _cap(side)}
+    return {"kind": "do", "text": "%s: take one of the two cards off its pad (%s recruits "
+            "it); then %s takes the other." % (_cap(other), other, side)}

@@ -74,27 +74,29 @@ def _orientation(shown, want):
     return ""
 
 
+# what each LED meaning asks of a location, in the order the sentences name them; anything
+# else is checked
+_ASKS = ("take", "put", "turn", "exchange", "fault")
+
+
+def _by_light(view, lights):
+    """The expected locations, by what their LEDs ask: {meaning: [location, ...]}, meanings
+    not in _ASKS under "other"."""
+    asked = dict((m, []) for m in _ASKS + ("other",))
+    for loc in view.get("expected", []):
+        loc = str(loc)
+        m = lights.get(loc)
+        asked[m if m in _ASKS else "other"].append(loc)
+    return asked
+
+
 def put_right(view, pieces, lights, use_board=True):
     """Sentences for the locations the board expects changed (view["expected"]), from what
     their LEDs ask; the game's board names the piece wanted where use_board (outside an
     effect, when the view shows the board the players must make)."""
     board = view.get("board", {}) if use_board else {}
-    takes, puts, turns, swaps, faults, other = [], [], [], [], [], []
-    for loc in view.get("expected", []):
-        loc = str(loc)
-        m = lights.get(loc)
-        if m == "fault":
-            faults.append(loc)
-        elif m == "exchange":
-            swaps.append(loc)
-        elif m == "take":
-            takes.append(loc)
-        elif m == "put":
-            puts.append(loc)
-        elif m == "turn":
-            turns.append(loc)
-        else:
-            other.append(loc)
+    asked = _by_light(view, lights)
+    takes, puts = asked["take"], asked["put"]
     out = []
     track_takes = [t for t in takes if _spot_colour(t) is None]
     track_puts = [p for p in puts if _spot_colour(p) is None]
@@ -105,39 +107,50 @@ def put_right(view, pieces, lights, use_board=True):
         takes.remove(a)
         puts.remove(b)
     for b in [p for p in puts if _spot_colour(p) is None]:
-        colour = board.get(b)
-        # a piece out of place that shows what belongs here (the same colour, or undercover
-        # for undercover): what anyone at the table sees, no more
-        same = next((t for t in takes if _spot_colour(t) is None and colour is not None and
-                     pieces.get(t) == colour), None)
-        spot = next((t for t in takes if _spot_colour(t) == colour), None)
-        if same is not None:
-            out.append("move the piece on %s to %s" % (where(same), where(b)))
-            takes.remove(same)
-        elif spot is not None:
-            out.append("move a %s piece from its start area to %s" % (colour, where(b)))
-            takes.remove(spot)
-        elif colour:
-            out.append("put %s on %s" % (_piece_words(colour), where(b)))
-        else:
-            out.append("put a piece on %s" % where(b))
+        out.append(_fill(b, board.get(b), takes, pieces))
         puts.remove(b)
     for b in puts:
         out.append("put a piece back in %s" % where(b))
     for a in takes:
         out.append("take the piece off %s" % where(a))
-    for a in turns:
+    return out + _the_rest(asked, pieces)
+
+
+def _fill(b, colour, takes, pieces):
+    """The sentence for track location b that wants a piece of `colour` (None: any): a piece
+    out of place that shows what belongs here (the same colour, or undercover for undercover:
+    what anyone at the table sees, no more), else one from its start area; the take it uses
+    leaves `takes`."""
+    same = next((t for t in takes if _spot_colour(t) is None and colour is not None and
+                 pieces.get(t) == colour), None)
+    spot = next((t for t in takes if _spot_colour(t) == colour), None)
+    if same is not None:
+        takes.remove(same)
+        return "move the piece on %s to %s" % (where(same), where(b))
+    if spot is not None:
+        takes.remove(spot)
+        return "move a %s piece from its start area to %s" % (colour, where(b))
+    if colour:
+        return "put %s on %s" % (_piece_words(colour), where(b))
+    return "put a piece on %s" % where(b)
+
+
+def _the_rest(asked, pieces):
+    # the turns, the exchanges, the faults and the rest, after the moves
+    out = []
+    for a in asked["turn"]:
         out.append("turn the piece on %s %s" % (where(a), "upside down" if pieces.get(a) !=
                                                   "undercover" else "face up"))
+    swaps = asked["exchange"]
     if len(swaps) == 2:
         out.append("swap the pieces on %s and %s back" % (where(swaps[0]), where(swaps[1])))
     elif swaps:
         out.append("lift the pieces on %s and put each back where it belongs"
                    % _names([where(s) for s in swaps]))
-    for a in faults:
+    for a in asked["fault"]:
         out.append("the sensor under %s reads nonsense: check it" % where(a))
-    if other:
-        out.append("check %s" % _names([where(a) for a in other]))
+    if asked["other"]:
+        out.append("check %s" % _names([where(a) for a in asked["other"]]))
     return out
 
 
@@ -203,53 +216,20 @@ def line(view, events, pieces, lights, held=0, device=None):
     recent events, oldest first; pieces: location -> colour or "undercover" where a piece
     stands; lights: location -> LED meaning; held: pieces lifted off the board; device:
     {"running": bool, "reason": str, "failure": str or None}."""
-    if device is not None and device.get("failure"):
-        return {"kind": "fault", "text": "The page's twin of the board failed (%s): restart "
-                "agentboard sim." % device["failure"]}
-    if device is not None and not device.get("running", True):
-        return {"kind": "stopped", "text": "The board has stopped (%s). Press \"power on\" "
-                "to boot it again from its flash: the game on it resumes."
-                % (device.get("reason") or "no reason given")}
+    stopped = device_line(device)
+    if stopped:
+        return stopped
     after, last = _since(events, _MOVES_ON)
     faults = [e for e in after if e.get("event") == "fault"]
     if faults:
         return {"kind": "fault", "text": fault(faults[-1])}
     if not view:
-        seats = sorted(loc[5:] for loc, m in lights.items() if m == "seat")
-        if seats:
-            return {"kind": "idle", "text": "New-game menu: %d players (%s). Press confirm for "
-                    "another number, hold confirm to start, press back to close." % (
-                        len(seats), ", ".join(seats))}
-        return {"kind": "idle", "text": "No game: press \"new game\" (or hold confirm on the "
-                "board for its menu)."}
+        return _no_game_line(lights)
     phase = view.get("phase")
-    seat = view.get("to_move")
-    Seat = _cap(str(seat))
+    Seat = _cap(str(view.get("to_move")))
     rejects = [e for e in after if e.get("event") == "reject"]
     if phase == "await_move":
-        refused = refused_locations(view, events, pieces)
-        if refused:
-            return {"kind": "refused", "text": "Refused: %s (blinking red: %s)." % (
-                reason(rejects[-1].get("reason")) if rejects else "put the piece back",
-                _names([where(x) for x in refused]))}
-        card = view.get("card") or "card"
-        steps = view.get("steps_left")
-        extra = " (%s steps left)" % steps if steps else ""
-        card_rejects = [e for e in rejects if not e.get("locations")]
-        if card_rejects:
-            return {"kind": "refused", "text": "Refused: %s. %s: move a piece with the %s."
-                    % (reason(card_rejects[-1].get("reason")), Seat, card)}
-        if held:
-            targets = [loc for loc, m in lights.items() if m in _TARGETS]
-            if targets and len(targets) <= _NAMED_TARGETS:
-                where_to = "on " + " or ".join("%s (%s)" % (where(t), _TARGETS[lights[t]])
-                                                 for t in targets)
-            else:
-                where_to = "on a lit target"
-            return {"kind": "do", "text": "%s: put the piece down %s%s, or back where it was."
-                    % (Seat, where_to, extra)}
-        return {"kind": "do", "text": "%s: move a piece with the %s%s: lift one lit cyan (press "
-                "back first to take the card back)." % (Seat, card, extra)}
+        return _move_line(view, events, pieces, lights, held, rejects, Seat)
     if phase in ("await_card", "round_end"):
         head = "Round over, new cards dealt. " if phase == "round_end" else ""
         if rejects:
@@ -260,18 +240,74 @@ def line(view, events, pieces, lights, held=0, device=None):
         todo = _effects(view, events, pieces, lights) or ["carry out what the lights show"]
         return {"kind": "do", "text": _join(todo) + "."}
     if phase in ("setup", "mismatch"):
-        todo = put_right(view, pieces, lights) or ["wait for the board to settle"]
-        if phase == "setup":
-            head = "Set up: "
-        else:
-            _, recent = _since(events, ("undo", "move", "resolved", "turn", "card"))
-            undone = recent is not None and recent.get("event") == "undo"
-            head = "Undone: put the pieces back: " if undone else \
-                "The board differs from the game: "
-        return {"kind": "do", "text": head + "; ".join(todo) + "."}
+        return _put_right_line(view, events, pieces, lights, phase)
     if phase == "game_over":
         wins = [e for e in events if e.get("event") == "win"]
         who = _names(wins[-1].get("seats", [])) if wins else "the winners"
         return {"kind": "over", "text": "Game over: %s won. Press \"new game\" for another "
                 "(or hold confirm on the board)." % who}
     return {"kind": "do", "text": "%s: %s." % (Seat, str(phase).replace("_", " "))}
+
+
+def device_line(device):
+    """The line when the twin itself failed or the board stopped (device: {"running",
+    "reason", "failure"} or None); None while it runs."""
+    if device is not None and device.get("failure"):
+        return {"kind": "fault", "text": "The page's twin of the board failed (%s): restart "
+                "agentboard sim." % device["failure"]}
+    if device is not None and not device.get("running", True):
+        return {"kind": "stopped", "text": "The board has stopped (%s). Press \"power on\" "
+                "to boot it again from its flash: the game on it resumes."
+                % (device.get("reason") or "no reason given")}
+    return None
+
+
+def _no_game_line(lights):
+    seats = sorted(loc[5:] for loc, m in lights.items() if m == "seat")
+    if seats:
+        return {"kind": "idle", "text": "New-game menu: %d players (%s). Press confirm for "
+                "another number, hold confirm to start, press back to close." % (
+                    len(seats), ", ".join(seats))}
+    return {"kind": "idle", "text": "No game: press \"new game\" (or hold confirm on the "
+            "board for its menu)."}
+
+
+def _move_line(view, events, pieces, lights, held, rejects, Seat):
+    # await_move: a refused placement, a refused card, a piece in hand, or what to lift
+    refused = refused_locations(view, events, pieces)
+    if refused:
+        return {"kind": "refused", "text": "Refused: %s (blinking red: %s)." % (
+            reason(rejects[-1].get("reason")) if rejects else "put the piece back",
+            _names([where(x) for x in refused]))}
+    card = view.get("card") or "card"
+    steps = view.get("steps_left")
+    extra = " (%s steps left)" % steps if steps else ""
+    card_rejects = [e for e in rejects if not e.get("locations")]
+    if card_rejects:
+        return {"kind": "refused", "text": "Refused: %s. %s: move a piece with the %s."
+                % (reason(card_rejects[-1].get("reason")), Seat, card)}
+    if held:
+        targets = [loc for loc, m in lights.items() if m in _TARGETS]
+        if targets and len(targets) <= _NAMED_TARGETS:
+            where_to = "on " + " or ".join("%s (%s)" % (where(t), _TARGETS[lights[t]])
+                                             for t in targets)
+        else:
+            where_to = "on a lit target"
+        return {"kind": "do", "text": "%s: put the piece down %s%s, or back where it was."
+                % (Seat, where_to, extra)}
+    return {"kind": "do", "text": "%s: move a piece with the %s%s: lift one lit cyan (press "
+            "back first to take the card back)." % (Seat, card, extra)}
+
+
+def _put_right_line(view, events, pieces, lights, phase):
+    # setup and mismatch: what to put right, and why (setting up, an undo, or a board that
+    # differs from the game)
+    todo = put_right(view, pieces, lights) or ["wait for the board to settle"]
+    if phase == "setup":
+        head = "Set up: "
+    else:
+        _, recent = _since(events, ("undo", "move", "resolved", "turn", "card"))
+        undone = recent is not None and recent.get("event") == "undo"
+        head = "Undone: put the pieces back: " if undone else \
+            "The board differs from the game: "
+    return {"kind": "do", "text": head + "; ".join(todo) + "."}
