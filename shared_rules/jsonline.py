@@ -271,7 +271,7 @@ def check(b):
                 i += 1
             else:
                 j = _scalar_end(b, i, n, plain)
-                if type(j) is str:
+                if isinstance(j, str):  # a reason: the helpers answer an index or why not
                     return j
                 i = j
         elif state == _KEY_OR_CLOSE or state == _KEY:
@@ -281,7 +281,7 @@ def check(b):
                 i += 1
             elif c == _QUOTE:
                 j = _member_key_end(b, i, n, plain)
-                if type(j) is str:
+                if isinstance(j, str):  # a reason: the helpers answer an index or why not
                     return j
                 i = j
                 state = _VALUE
