@@ -490,7 +490,7 @@ def own_board_demos():
     from host_tools.sim import worlds
     from shared_rules import games
     return dict((g, (games.part(games.family(g), "demo"), tuple(sorted(games.boards(g))),
-                     games.info(g).get("default_mode"))) for g in worlds.GAME_BOARDS)
+                     games.game_value(g, "default_mode"))) for g in worlds.GAME_BOARDS)
 
 
 def game_modes():

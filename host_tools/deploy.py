@@ -27,7 +27,7 @@ ROOT = paths.CODE
 # the packages every board carries: the mechanics, then each family's own packages (the
 # registry of games names them), so every board runs one build of the code
 PACKAGES = ("shared_rules", "firmware", "firmware/hal") + tuple(
-    p for fam in games.families() for p in games.family_info(fam).get("packages", ()))
+    p for fam in games.families() for p in games.family_value(fam, "packages", ()))
 # the laptop's command lines (a package's __main__.py) and the device's own main.py, which
 # goes to the root of its flash
 HOST_ONLY = ("firmware/main.py",)
@@ -268,11 +268,11 @@ def data_names(layout):
     family whose boards are layout files) and the card tables and data of the games played on
     it (the registry says), never another board's."""
     names = {games.REGISTRY[:-len(".json")]}
-    if games.family_info(games.board_family(layout)).get("board_layouts"):
+    if games.family_value(games.board_family(layout), "board_layouts"):
         names.add(layout)
     for g in games.games_on(layout):
-        names.update(games.info(g)["cards"])
-        names.update(games.info(g).get("data", ()))
+        names.update(games.game_value(g, "cards"))
+        names.update(games.game_value(g, "data", ()))
     return sorted(n + ".json" for n in names)
 
 

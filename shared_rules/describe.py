@@ -34,9 +34,8 @@ def _by_kind(ev):
     these fields (the registry's event_kinds, event_fields), or None."""
     kind = ev.get("event", ev.get("type"))
     for fam in games.families():
-        info = games.family_info(fam)
-        if kind in info.get("event_kinds", ()) or [k for k in info.get("event_fields", ())
-                                                   if k in ev]:
+        if kind in games.family_value(fam, "event_kinds", ()) or [
+                k for k in games.family_value(fam, "event_fields", ()) if k in ev]:
             return games.of_family(fam)[0]
     return None
 

@@ -16,71 +16,81 @@ from shared_rules import _data
 from shared_rules.errors import BadInput, shown
 
 REGISTRY = "games.json"
-_registry = []  # the parsed registry, once read
+# What has been asked of the registry, kept answer by answer: a board keeps the few values it
+# uses (a few hundred bytes), never the whole parsed file (10 KB on the 64-bit port). A value
+# not yet kept parses the file again, which happens a few times at boot and never per request.
+# The lists and dicts kept are shared: callers must not change them.
+_kept = {}
 _loaded = {}
-# what positions ask for on every request, built once so that a request allocates nothing for
-# it: {game: {players: board}}, {family: [games]}; callers must not change them
-_boards = {}
-_members = {}
 
 
 def registry():
-    """The parsed registry (read once, on first use)."""
-    if not _registry:
-        _registry.append(_data.load(REGISTRY))
-    return _registry[0]
+    """The whole registry, parsed afresh (tools and tests; a board asks for values)."""
+    return _data.load(REGISTRY)
+
+
+def _keep(key, pick):
+    if key not in _kept:
+        _kept[key] = pick(registry())
+    return _kept[key]
 
 
 def default():
     """The game a position or a board that names none plays."""
-    return registry()["default"]
+    return _keep("default", lambda r: r["default"])
 
 
 def names():
-    return sorted(registry()["games"])
-
-
-def info(name):
-    """A game's entry (KeyError for a name that is no game)."""
-    return registry()["games"][name]
-
-
-def family(name):
-    return info(name)["family"]
-
-
-def family_info(fam):
-    return registry()["families"][fam]
+    return _keep("names", lambda r: sorted(r["games"]))
 
 
 def families():
-    return sorted(registry()["families"])
+    return _keep("families", lambda r: sorted(r["families"]))
 
 
-def of_family(fam):
-    """The games of a family, sorted (one list, built once)."""
-    found = _members.get(fam)
-    if found is None:
-        found = _members[fam] = [g for g in names() if family(g) == fam]
-    return found
+def game_value(name, key, absent=None):
+    """One field of a game's entry (KeyError for a name that is no game)."""
+    return _keep((name, key), lambda r: r["games"][name].get(key, absent))
+
+
+def family_value(fam, key, absent=None):
+    """One field of a family's entry (KeyError for a name that is no family)."""
+    return _keep(("family", fam, key), lambda r: r["families"][fam].get(key, absent))
+
+
+def info(name):
+    """A game's whole entry (KeyError for a name that is no game)."""
+    return _keep(("game", name), lambda r: r["games"][name])
+
+
+def family_info(fam):
+    """A family's whole entry."""
+    return _keep(("family", fam), lambda r: r["families"][fam])
+
+
+def family(name):
+    return game_value(name, "family")
 
 
 def title(name):
-    return info(name)["title"]
+    return game_value(name, "title")
+
+
+def of_family(fam):
+    """The games of a family, sorted."""
+    return _keep(("members", fam), lambda r: sorted(
+        g for g in r["games"] if r["games"][g]["family"] == fam))
 
 
 def boards(name):
-    """{players: board}: the boards a game is played on, by the number of players (one dict,
-    built once)."""
-    found = _boards.get(name)
-    if found is None:
-        found = _boards[name] = dict((int(n), b) for n, b in info(name)["boards"].items())
-    return found
+    """{players: board}: the boards a game is played on, by the number of players."""
+    return _keep(("boards", name), lambda r: dict(
+        (int(n), b) for n, b in r["games"][name]["boards"].items()))
 
 
 def games_on(board):
     """The games played on a board, sorted."""
-    return [g for g in names() if board in info(g)["boards"].values()]
+    return [g for g in names() if board in boards(g).values()]
 
 
 def board_family(board):
@@ -93,14 +103,14 @@ def board_family(board):
 def part(fam, layer):
     """The dotted name of the module (or module.Class) a family has in a layer: "rules",
     "firmware", "twin", "world", "players", "demo", "replay", "words"; None if it has none."""
-    return family_info(fam).get(layer)
+    return family_value(fam, layer)
 
 
 def own_boards():
     """{game: board}: the games played on a board of their own (a family marked own_board:
     one board, drawn by its family's twin and world; the track machinery does not serve it)."""
-    return dict((g, min(info(g)["boards"].values())) for g in names()
-                if family_info(family(g)).get("own_board"))
+    return dict((g, min(boards(g).values())) for g in names()
+                if family_value(family(g), "own_board"))
 
 
 def importing(dotted):

@@ -124,12 +124,12 @@ def boards(name):
 
 
 def variant_class(name):
-    return games.attribute(games.info(name)["variant"])
+    return games.attribute(games.game_value(name, "variant"))
 
 
 def cards_name(name):
     """The card table game `name` is played with."""
-    return games.info(name)["cards"][0]
+    return games.game_value(name, "cards")[0]
 
 
 def board_for(name, players):

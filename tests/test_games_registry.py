@@ -168,8 +168,8 @@ def registry_with(tmp_path, monkeypatch):
         reg["games"][name] = entry
         (data / "games.json").write_text(json.dumps(reg))
         monkeypatch.setattr(_data, "data_dir", lambda: str(data))
-        for cache in ("_registry", "_boards", "_members", "_loaded"):
-            monkeypatch.setattr(games, cache, type(getattr(games, cache))())
+        for cache in ("_kept", "_loaded"):  # the answers kept from the registry as it was
+            monkeypatch.setattr(games, cache, {})
     return add
 
 

@@ -24,7 +24,7 @@ def make(config_dir, seed, cards=None):
     deck takes none)."""
     fam = games.board_family(layout_of(config_dir))
     cls = games.attribute(games.part(fam, "world"))
-    if games.family_info(fam).get("world_deck"):
+    if games.family_value(fam, "world_deck"):
         return cls(seed, config=config_dir, cards=cards)
     return cls(seed, config_dir)
 
