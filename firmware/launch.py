@@ -1,23 +1,31 @@
-# Which application this board runs: its variant.json (deployed beside the maps in config/) may
-# name one ("app": a module with a main(), e.g. the Agent Avenue board's firmware.avenue.app);
-# without one it is the DOG family's firmware/app.py. Only the chosen application is loaded, so
-# one board's referee never takes heap on another board.
+# Which application this board runs: the registry of games (shared_rules/games.py) names each
+# family's firmware application (a module with a main()); the board runs the one of the family
+# played on the layout its variant.json names (deployed beside the maps in config/), the track
+# games' for a board that names none. A variant.json may still name an application of its own
+# ("app", as boards deployed before the registry do). Only the chosen application is loaded,
+# so one board's referee never takes heap on another board.
 import json
 
-DEFAULT = "firmware.app"
+from shared_rules import games
+
+
+def _variant(config_dir):
+    try:
+        with open(config_dir + "/variant.json") as f:
+            found = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    return found if type(found) is dict else {}
+
+
+def app_name(config_dir="config"):
+    """The dotted name of the application module this board runs."""
+    v = _variant(config_dir)
+    return v.get("app") or games.part(games.board_family(v.get("layout")), "firmware")
 
 
 def app_module(config_dir="config"):
-    try:
-        with open(config_dir + "/variant.json") as f:
-            name = json.load(f).get("app")
-    except (OSError, ValueError, AttributeError):
-        name = None
-    name = name or DEFAULT
-    mod = __import__(name)
-    for part in name.split(".")[1:]:
-        mod = getattr(mod, part)
-    return mod
+    return games.importing(app_name(config_dir))
 
 
 def main(config_dir="config", data_dir=".", **kw):

@@ -417,7 +417,9 @@ def cmd_sim(args):
     if args.demo and own is not None:
         return _own_board_demo(own, args)
     if args.demo:
-        from host_tools.sim.demo import main as demo
+        from shared_rules import games, variant
+        demo = games.importing(games.part(games.family(args.game or variant.DEFAULT),
+                                          "demo")).main
         return demo(["--players", str(args.players or 4), "--seed", str(args.seed)] + chosen)
     from host_tools.web.__main__ import main as web
     return web(["--seed", str(args.seed), "--port", str(PAGE_PORT if args.port is None
@@ -456,12 +458,12 @@ def _mode_refusal(args, own):
         return None
     from shared_rules import variant
     return "%s has no modes: --mode is for %s" % (
-        args.game or variant.DEFAULT, ", ".join(sorted(OWN_BOARD_DEMOS)))
+        args.game or variant.DEFAULT, ", ".join(sorted(own_board_demos())))
 
 
 def _own_board_demo(own, args):
     # a game on a board of its own has a demo of its own (make sim GAME=... MODE=...)
-    module, counts, mode = OWN_BOARD_DEMOS[own]
+    module, counts, mode = own_board_demos()[own]
     players = args.players or counts[0]
     if players not in counts:
         return fail("sim: %s is played by %s players, not %d" % (
@@ -481,9 +483,14 @@ def sim_boards():
     return BOARDS
 
 
-# games played on a board of their own (host_tools/sim/worlds.py): their demo, its player
-# counts and the mode it plays when --mode is not given (as `make sim GAME=agent-avenue`)
-OWN_BOARD_DEMOS = {"agent-avenue": ("host_tools.sim.avenue_demo", (2, 3, 4), "advanced")}
+def own_board_demos():
+    """{game: (its demo's module, its player counts, the mode it plays when --mode is not
+    given)}: the games played on a board of their own (host_tools/sim/worlds.py), each with
+    the demo, counts and default mode the registry of games gives it."""
+    from host_tools.sim import worlds
+    from shared_rules import games
+    return dict((g, (games.part(games.family(g), "demo"), tuple(sorted(games.boards(g))),
+                     games.game_value(g, "default_mode"))) for g in worlds.GAME_BOARDS)
 
 
 def game_modes():

@@ -21,17 +21,22 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from host_tools import paths, ports
+from shared_rules import games
 
 ROOT = paths.CODE
-PACKAGES = ("shared_rules", "firmware", "firmware/hal", "shared_rules/avenue", "firmware/avenue")
-HOST_ONLY = ("shared_rules/__main__.py", "firmware/main.py", "shared_rules/avenue/__main__.py")
+# the packages every board carries: the mechanics, then each family's own packages (the
+# registry of games names them), so every board runs one build of the code
+PACKAGES = ("shared_rules", "firmware", "firmware/hal") + tuple(
+    p for fam in games.families() for p in games.family_value(fam, "packages", ()))
+# the laptop's command lines (a package's __main__.py) and the device's own main.py, which
+# goes to the root of its flash
+HOST_ONLY = ("firmware/main.py",)
+HOST_ONLY_NAME = "__main__.py"
 CONFIG = ("pins.json", "sensors.json", "leds.json")
 VARIANT = "variant.json"
 DEFAULT_BOARD = "agent-dog-4"
 # what the firmware reads from variant.json (firmware/board.py); the kit and reasons stay here
 VARIANT_KEYS = ("format", "name", "layout", "ranked_pieces", "app", "pawns")
-# a board of a game that is not a track game: the rules core's data files its game reads
-RULES_DATA = {"agent-avenue": ("agent-avenue-board", "agent-avenue-cards")}
 OWNED = ("firmware", "shared_rules", "config")  # folders whose files deploy manages
 ROOT_FILES = ("main.py", "version.json")
 STAGE = ".deploy"
@@ -259,16 +264,15 @@ def board_config(board=DEFAULT_BOARD):
 
 
 def data_names(layout):
-    """The rules core's data files a board runs: its layout and the card tables of the games
-    played on it (variant.py's table), never another board's."""
-    from shared_rules import variant
-    names = {layout}
-    own = RULES_DATA.get(layout)
-    if own is not None:  # a game on a board of its own (Agent Avenue): its rules' data
-        return sorted(n + ".json" for n in own)
-    for g in variant.names():
-        if layout in variant.boards(g).values():
-            names.add(variant.variant_class(g).cards_name)
+    """The rules core's data files a board runs: the registry of games, the layout (for a
+    family whose boards are layout files) and the card tables and data of the games played on
+    it (the registry says), never another board's."""
+    names = {games.REGISTRY[:-len(".json")]}
+    if games.family_value(games.board_family(layout), "board_layouts"):
+        names.add(layout)
+    for g in games.games_on(layout):
+        names.update(games.game_value(g, "cards"))
+        names.update(games.game_value(g, "data", ()))
     return sorted(n + ".json" for n in names)
 
 
@@ -282,7 +286,8 @@ def build(mpy_cross=None, compiler=None, board=DEFAULT_BOARD):
     files = {}
     sources = [pkg + "/" + name for pkg in PACKAGES
                for name in sorted(os.listdir(os.path.join(ROOT, pkg)))
-               if name.endswith(".py") and pkg + "/" + name not in HOST_ONLY]
+               if name.endswith(".py") and name != HOST_ONLY_NAME
+               and pkg + "/" + name not in HOST_ONLY]
     with tempfile.TemporaryDirectory(prefix="agentboard-build-") as tmp:
         def compile_one(rel):
             return rel[:-3] + ".mpy", cc.compile(rel, os.path.join(ROOT, rel), tmp)

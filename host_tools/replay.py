@@ -11,7 +11,7 @@ is a whole number by its JSON type (2.0 and true are not 2 and 1, though Python 
 equal) and a name is a string. host_tools/avenue_replay.py then steps its turns."""
 import json
 
-from shared_rules import notation, variant
+from shared_rules import games, notation, variant
 from shared_rules.apply import apply
 from shared_rules.describe import move_text, event_text, printed
 from shared_rules.position import BadInput
@@ -177,7 +177,6 @@ def _check_turns(rec, name, seats, cards):
     return turns
 
 
-AVENUE = "agent-avenue"
 AVENUE_MODES = ("simple", "advanced")
 AVENUE_SEATS = (1, 2)  # players on one side
 AVENUE_MAX_TURNS = 5000  # whole random games take 10 to 60 decisions
@@ -258,12 +257,25 @@ def _steps(rec, name):
         st = after
 
 
+def _own_replay(rec):
+    """The module that steps the record's game when its family has one other than this
+    (the registry of games names it), or None: the track games are replayed here."""
+    if type(rec) is not dict or rec.get("format") != FORMAT:
+        return None
+    game = rec.get("game")
+    if type(game) is not str or game not in games.names():
+        return None
+    found = games.part(games.family(game), "replay")
+    return found if found != __name__ else None
+
+
 def replay(path):
     """Every line of the replay of the record at path, after the whole record was checked;
     RecordError names what is wrong."""
     rec = read(path)
-    if type(rec) is dict and rec.get("format") == FORMAT and rec.get("game") == AVENUE:
-        from host_tools import avenue_replay  # a game of its own engine and record
+    own = _own_replay(rec)
+    if own is not None:  # a game of its own engine and record (Agent Avenue's)
+        avenue_replay = games.importing(own)
         tb, st, turns = _avenue(rec, path)
         try:
             return avenue_replay.replay_record(tb, st, rec, turns, path)

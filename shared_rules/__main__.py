@@ -4,9 +4,7 @@
 import sys
 
 USAGE = ("usage: python -m shared_rules serve | demo [SEED] [PLAYERS] [GAME]  (SEED a whole "
-         "number; GAME agent-dog (default, 2 to 4 players), dog or dog-royal (2 to 6))\n")
-GAMES = {"agent-dog": ("2", "3", "4"), "dog": ("2", "3", "4", "5", "6"),
-         "dog-royal": ("2", "3", "4", "5", "6")}
+         "number; GAME %s)\n")
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # the shell's code for a program ended by Ctrl-C
 
@@ -20,6 +18,34 @@ def _quiet_stdout():
         dup2(os.open("/dev/null", getattr(os, "O_WRONLY")), sys.stdout.fileno())
     except (AttributeError, OSError):
         pass
+
+
+def _counts(game):
+    """The player counts a track game is played by, as the command line gives them."""
+    from shared_rules import variant
+    return [str(n) for n in sorted(variant.boards(game))]
+
+
+def _usage():
+    """The usage line, its games from the registry: the default first, then the others
+    grouped by the player counts they share ("dog or dog-royal (2 to 6)")."""
+    from shared_rules import variant
+    first = variant.DEFAULT
+    c = _counts(first)
+    said = ["%s (default, %s to %s players)" % (first, c[0], c[-1])]
+    groups = []  # [(counts, [games])] in the registry's order
+    for g in variant.names():
+        if g != first:
+            c = _counts(g)
+            for counts, members in groups:
+                if counts == c:
+                    members.append(g)
+                    break
+            else:
+                groups.append((c, [g]))
+    for c, members in groups:
+        said.append("%s (%s to %s)" % (" or ".join(members), c[0], c[-1]))
+    return USAGE % ", ".join(said)
 
 
 def _seed(text):
@@ -37,15 +63,16 @@ def main(argv):
     if cmd == "demo" and len(argv) <= 4:
         seed = _seed(argv[1]) if len(argv) > 1 else 1
         players = argv[2] if len(argv) > 2 else "4"
-        game = argv[3] if len(argv) > 3 else "agent-dog"
-        if seed is not None and players in GAMES.get(game, ()):
+        from shared_rules import variant
+        game = argv[3] if len(argv) > 3 else variant.DEFAULT
+        if seed is not None and game in variant.names() and players in _counts(game):
             from shared_rules import demo
             try:
                 demo.demo(seed, int(players), sys.stdout, game)
             except OSError:  # a closed pipe: the reader has what it wanted
                 _quiet_stdout()
             return 0
-    sys.stderr.write(USAGE)
+    sys.stderr.write(_usage())
     return EXIT_USAGE
 
 

@@ -5,7 +5,8 @@ from shared_rules.describe import move_text, event_text, printed
 from shared_rules.randgame import play
 
 
-def demo(seed, players, out, game="agent-dog"):
+def demo(seed, players, out, game=None):
+    game = game or variant.DEFAULT
     g = variant.load(game, variant.board_for(game, players))
     cards = g.cards
     names = g.lay.colours

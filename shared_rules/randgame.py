@@ -45,9 +45,10 @@ def playable(st, hand):
     return [k for k in hand if movegen.any_move(st, k)]
 
 
-def play(seed, players=4, max_turns=20000, report=None, game="agent-dog"):
-    """Plays one game of `game`; report(st, seat, card, move, events) is called after every
-    turn. Returns (final state, turns played)."""
+def play(seed, players=4, max_turns=20000, report=None, game=None):
+    """Plays one game of `game` (default: the registry's default game); report(st, seat, card,
+    move, events) is called after every turn. Returns (final state, turns played)."""
+    game = game or variant.DEFAULT
     g = variant.load(game, variant.board_for(game, players))
     lay = g.lay
     cards = g.cards

@@ -7,7 +7,7 @@
 # card, never per step, and walk with the tables they return.
 #
 # A Variant is one game on one board (a layout and a card table); variants are found by name.
-from shared_rules import layout as layout_mod, cards as cards_mod, movegen
+from shared_rules import layout as layout_mod, cards as cards_mod, games, movegen
 from shared_rules.errors import BadInput, shown
 
 NO_LIMIT = 255
@@ -107,48 +107,43 @@ def bad(reason):
     return BadInput("bad_position", reason)
 
 
-# name -> (module, class, {players: the board they play on}); a module is imported when its
-# game is first asked for, so a device running one game never loads the others' code
-_VARIANTS = {
-    "agent-dog": ("shared_rules.agentdog", "AgentDog",
-                  {2: "agent-dog-4", 3: "agent-dog-4", 4: "agent-dog-4"}),
-    "dog": ("shared_rules.dog", "Dog",
-            {2: "dog-4", 3: "dog-4", 4: "dog-4", 5: "dog-6", 6: "dog-6"}),
-    "dog-royal": ("shared_rules.royal", "DogRoyal",
-                  {2: "dog-4", 3: "dog-4", 4: "dog-4", 5: "dog-6", 6: "dog-6"}),
-}
-DEFAULT = "agent-dog"
+# The track games are the registry's games of this family (shared_rules/games.py): each names
+# its Variant class, its boards by player count and its card table. A class is imported when
+# its game is first asked for, so a device running one game never loads the others' code.
+FAMILY = "track"
+DEFAULT = games.default()
 
 
 def names():
-    return sorted(_VARIANTS)
+    return games.of_family(FAMILY)
 
 
 def boards(name):
     """{players: layout}: the boards game `name` is played on."""
-    return _VARIANTS[name][2]
+    return games.boards(name)
 
 
 def variant_class(name):
-    path, cls, _ = _VARIANTS[name]
-    mod = __import__(path)
-    for part in path.split(".")[1:]:
-        mod = getattr(mod, part)
-    return getattr(mod, cls)
+    return games.attribute(games.game_value(name, "variant"))
+
+
+def cards_name(name):
+    """The card table game `name` is played with."""
+    return games.game_value(name, "cards")[0]
 
 
 def board_for(name, players):
     """The board the game `name` is played on by that many players, or None."""
-    return _VARIANTS[name][2].get(players)
+    return boards(name).get(players)
 
 
 def load(name=DEFAULT, layout_name=None):
     """The variant `name` on the layout `layout_name` (default: its board for the most
     players). Raises BadInput for an unknown game or a board it is not played on."""
-    if name not in _VARIANTS:
+    if name not in names():
         raise BadInput("bad_request", "unknown game %s; games are %s" % (
             shown(name), ", ".join(names())))
-    played_on = _VARIANTS[name][2]
+    played_on = boards(name)
     names_ = sorted(set(played_on.values()))
     if layout_name is None:
         layout_name = played_on[max(played_on)]
@@ -159,7 +154,7 @@ def load(name=DEFAULT, layout_name=None):
     key = name + "@" + layout_name
     v = _loaded.get(key)
     if v is None:
-        v = cls(layout_mod.load(layout_name), cards_mod.load(cls.cards_name))
+        v = cls(layout_mod.load(layout_name), cards_mod.load(cards_name(name)))
         _loaded[key] = v
     return v
 

@@ -1,6 +1,7 @@
 """`agentboard deploy --board agent-avenue`: the build carries the Agent Avenue board's maps and
-its variant.json (which names the application firmware/launch.py starts) under config/, and the
-board's code; the Agent DOG board's build names no application, so it starts firmware/app.py."""
+its variant.json (whose layout's family names, in the registry of games, the application
+firmware/launch.py starts) under config/, and the board's code; the Agent DOG board's build
+names no application either, and its family's is firmware/app.py."""
 import json
 import os
 
@@ -25,7 +26,9 @@ def test_the_board_build_carries_its_maps_and_application(builds):
     with open(os.path.join(VARIANT, "variant.json")) as f:
         design = json.load(f)
     device = json.loads(avenue["config/variant.json"])  # the part of it the firmware reads
-    assert device["app"] == "firmware.avenue.app" == design["app"]
+    # the application the board runs is its family's (the registry of games), for its layout
+    from shared_rules import games
+    assert games.part(games.board_family(device["layout"]), "firmware") == "firmware.avenue.app"
     assert (device["layout"], device["pawns"]) == ("agent-avenue", design["pawns"])
     for mod in ("firmware/launch.mpy", "firmware/avenue/app.mpy", "firmware/avenue/referee.mpy",
                 "firmware/avenue/lights.mpy", "shared_rules/avenue/apply.mpy"):
@@ -34,7 +37,8 @@ def test_the_board_build_carries_its_maps_and_application(builds):
     assert "app" not in json.loads(dog["config/variant.json"])  # firmware/app.py's board
     # each board carries the rules data of its own games only
     assert sorted(p for p in avenue if p.startswith("shared_rules/data/")) == [
-        "shared_rules/data/agent-avenue-board.json", "shared_rules/data/agent-avenue-cards.json"]
+        "shared_rules/data/agent-avenue-board.json", "shared_rules/data/agent-avenue-cards.json",
+        "shared_rules/data/games.json"]
     assert not any("avenue" in p for p in dog if p.startswith("shared_rules/data/"))
     assert dog["config/pins.json"] != avenue["config/pins.json"]
     assert dog["version.json"] != avenue["version.json"]  # two builds, two versions

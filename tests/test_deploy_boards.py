@@ -15,10 +15,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HW = os.path.join(ROOT, "hardware")
 AGENTBOARD = os.path.join(ROOT, ".venv", "bin", "agentboard")
 # docs/dog-rules.md: DOG and DOG Royal share one deck and play on dog-4 and dog-6; Agent DOG
-# plays on its own board with its own deck
-DATA = {"agent-dog-4": {"agent-dog-4.json", "agent-dog-cards.json"},
-        "dog-4": {"dog-4.json", "dog-cards.json"},
-        "dog-6": {"dog-6.json", "dog-cards.json"}}
+# plays on its own board with its own deck; every board carries the registry of games
+# (shared_rules/data/games.json), which its firmware finds its games and application in
+DATA = {"agent-dog-4": {"agent-dog-4.json", "agent-dog-cards.json", "games.json"},
+        "dog-4": {"dog-4.json", "dog-cards.json", "games.json"},
+        "dog-6": {"dog-6.json", "dog-cards.json", "games.json"}}
 MAPS = {"agent-dog-4": HW, "dog-4": os.path.join(HW, "variants", "dog-4"),
         "dog-6": os.path.join(HW, "variants", "dog-6")}
 

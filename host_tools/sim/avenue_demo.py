@@ -8,8 +8,8 @@ import argparse
 import sys
 import time
 
-from host_tools.sim.avenue_players import Players, same_game
-from shared_rules.describe import AVENUE, printed, words
+from host_tools.sim.avenue_players import GAME, Players, same_game
+from shared_rules.describe import printed, words
 
 SEATS = {2: (1, 1), 3: (2, 1), 4: (2, 2)}
 # the board's events the demo prints (the others: boot, the setup, taps, the seats, the draws),
@@ -26,7 +26,7 @@ def describe(e):
     kind = e.get("event")
     if kind not in SHOWN or (kind == "mismatch" and not e["locations"]):
         return None
-    return printed(kind, words(e, AVENUE), "" if kind in ACTS else INDENT)
+    return printed(kind, words(e, GAME), "" if kind in ACTS else INDENT)
 
 
 def main(argv=None):

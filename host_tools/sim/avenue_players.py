@@ -16,6 +16,7 @@ from shared_rules.avenue.state import PLAY, RECRUIT, MARKET
 from shared_rules.avenue.tables import NONE
 from shared_rules.rng import Rng
 
+GAME = "agent-avenue"  # the game these players play, as the board's console names it
 TB = tables.load()
 PAWN = ("green-pawn", "blue-pawn")
 READ_MS = 400       # a card on a pad is read within two polls of the three readers
@@ -75,7 +76,7 @@ class Players:
         self.fumble = None
         if not console_start:
             return
-        req = {"op": "new_game", "game": "agent-avenue", "mode": mode,
+        req = {"op": "new_game", "game": GAME, "mode": mode,
                "players": seats[0] + seats[1],
                "seats": {"green": seats[0], "blue": seats[1]},
                "active": TB.sides[self.st.active]}

@@ -1,11 +1,13 @@
 # Which simulated world a board variant is: its config folder's variant.json names its layout,
-# and each layout that is not the Agent DOG board has its own world module here. Runs in the
-# MicroPython device process and in CPython (the host's mirror of the world).
+# and the registry of games (shared_rules/games.py) names the world of the family played on
+# that layout (the track games' world for a folder that names none: the Agent DOG board's).
+# Runs in the MicroPython device process and in CPython (the host's mirror of the world).
 import json
 
-# layout -> (module, class)
-WORLDS = {"agent-avenue": ("host_tools.sim.avenue_world", "AvenueWorld")}
-GAME_BOARDS = {"agent-avenue": "agent-avenue"}  # games played on a board of their own
+from shared_rules import games
+
+# {game: board}: the games played on a board of their own (the registry's own_board)
+GAME_BOARDS = games.own_boards()
 
 
 def layout_of(config_dir):
@@ -17,16 +19,14 @@ def layout_of(config_dir):
 
 
 def make(config_dir, seed, cards=None):
-    """The world for the board whose maps are in config_dir (the track games' world, with the
-    deck of card table `cards`, unless its variant.json names a layout of its own)."""
-    found = WORLDS.get(layout_of(config_dir))
-    if found is None:
-        from host_tools.sim.world import World
-        return World(seed, config=config_dir, cards=cards)
-    mod = __import__(found[0])
-    for part in found[0].split(".")[1:]:
-        mod = getattr(mod, part)
-    return getattr(mod, found[1])(seed, config_dir)
+    """The world for the board whose maps are in config_dir: its family's world, which for
+    the track games deals the deck of card table `cards` (a family whose world enrols its own
+    deck takes none)."""
+    fam = games.board_family(layout_of(config_dir))
+    cls = games.attribute(games.part(fam, "world"))
+    if games.family_value(fam, "world_deck"):
+        return cls(seed, config=config_dir, cards=cards)
+    return cls(seed, config_dir)
 
 
 def for_board(board, seed, cards=None):

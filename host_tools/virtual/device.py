@@ -33,7 +33,8 @@ SIM_FILES = ("host_tools/__init__.py", "host_tools/sim/__init__.py", "host_tools
              "host_tools/sim/nfc_chip.py", "host_tools/sim/control.py",
              "host_tools/sim/supply.py", "host_tools/sim/magnetics.py",
              "host_tools/sim/analog.py", "host_tools/sim/files.py",
-             "shared_rules/__init__.py", "shared_rules/rng.py")
+             "shared_rules/__init__.py", "shared_rules/rng.py", "shared_rules/games.py",
+             "shared_rules/_data.py", "shared_rules/errors.py")
 SIM_DIRS = ("host_tools/sim/device", "host_tools/sim/data", "hardware", "shared_rules/data")
 
 

@@ -1,38 +1,33 @@
-"""Which twin draws which board: the DOG boards' (host_tools/web/twin.py) unless the board is
-one a game has of its own (host_tools/sim/worlds.py's GAME_BOARDS) with a twin here."""
+"""Which twin draws which board: the registry of games (shared_rules/games.py) names each
+family's twin; a board is drawn by the twin of the family played on it (the DOG boards' twin,
+host_tools/web/twin.py, for the track games' boards)."""
 from host_tools.sim import worlds
 from host_tools.web import twin
-from shared_rules import variant
+from shared_rules import games, variant
 
-# board -> (module, class): boards with a page of their own
-TWINS = {"agent-avenue": ("host_tools.web.avenue_twin", "AvenueTwin")}
-BOARDS = twin.BOARDS + sorted(b for b in set(worlds.GAME_BOARDS.values()) if b in TWINS)
-GAMES = variant.names() + sorted(g for g in worlds.GAME_BOARDS if worlds.GAME_BOARDS[g] in TWINS)
+OWN = worlds.GAME_BOARDS  # {game: board}: games played on a board of their own
+BOARDS = twin.BOARDS + sorted(set(OWN.values()))
+GAMES = variant.names() + sorted(OWN)
 
 
 def board_for(game):
     """The board a game is drawn on when none is named: its own, or its 4-seat board."""
-    if game in worlds.GAME_BOARDS:
-        return worlds.GAME_BOARDS[game]
+    if game in OWN:
+        return OWN[game]
     return variant.board_for(game, 4)
 
 
 def twin_class(board):
-    found = TWINS.get(board)
-    if found is None:
-        return twin.Twin
-    mod = __import__(found[0], fromlist=[found[1]])
-    return getattr(mod, found[1])
+    return games.attribute(games.part(games.board_family(board), "twin"))
 
 
 def make(board=twin.BOARD, game=None, **kw):
     """The twin of a board (seed, flash, speed as the twins take them). A game that is not
     played on the board is a TwinError saying so."""
-    if game in worlds.GAME_BOARDS and board != worlds.GAME_BOARDS[game]:
+    if game in OWN and board != OWN[game]:
         raise twin.TwinError("%s is not played on %s; it is played on %s" % (
-            game, board, worlds.GAME_BOARDS[game]))
-    if board in TWINS and game is not None and game not in worlds.GAME_BOARDS:
+            game, board, OWN[game]))
+    if board in OWN.values() and game is not None and game not in OWN:
         raise twin.TwinError("%s is not played on %s; it plays %s" % (
-            game, board, ", ".join(g for g in sorted(worlds.GAME_BOARDS)
-                                   if worlds.GAME_BOARDS[g] == board)))
+            game, board, ", ".join(g for g in sorted(OWN) if OWN[g] == board)))
     return twin_class(board)(board=board, game=game, **kw)
