@@ -98,28 +98,18 @@ def uniform(rng, lo, hi):
     return lo + (hi - lo) * rng.below(UNIT + 1) / UNIT
 
 
-def ordered_neighbours(locs, pitch_mm):
-    """Per sensor, [(neighbour sensor, centre distance mm)]: the locations before and after it
-    in the track's order (a ring), a home's or a start area's, all at the board's pitch. A
-    stand-in until every location's coordinates give the real neighbours and distances."""
+def sensor_neighbours(near, locs):
+    """Per sensor index, [(neighbour's index, centre distance mm)]: coords.neighbours' table
+    (by location name) for the sensors of a board's maps, worked out once when the world is
+    made (it is O(n^2) in the sensors). A location the coordinates lack: ValueError."""
     index = {}
     for i in range(len(locs)):
         index[locs[i]] = i
-    track = [i for i in range(len(locs)) if ":" not in locs[i]]
-    out = [[] for _ in locs]
-    for i in range(len(locs)):
-        loc = locs[i]
-        if ":" in loc:
-            stem = loc[:-1]
-            k = int(loc[-1])
-            near = [index.get(stem + str(k - 1), -1), index.get(stem + str(k + 1), -1)]
-        else:
-            t = int(loc)
-            near = [index.get(str((t - 1) % len(track)), -1),
-                    index.get(str((t + 1) % len(track)), -1)]
-        for j in near:
-            if j >= 0 and j != i and (j, pitch_mm) not in out[i]:
-                out[i].append((j, pitch_mm))
+    out = []
+    for loc in locs:
+        if loc not in near:
+            raise ValueError("no coordinates for sensor location %r" % (loc,))
+        out.append([(index[o], mm) for o, mm in near[loc] if o in index])
     return out
 
 
@@ -165,10 +155,12 @@ class BoardField:
     where a hand puts a piece down is drawn per placement from the seed, the piece and how
     many times it was put down, so the host's copy of the world and the device's agree."""
 
-    def __init__(self, spec, board, kinds, locs, rng, seed, magnets, polarity=None):
-        """kinds: each sensor's kind of location (space, hole, home, start_area); magnets:
-        {piece: magnet name of spec}; polarity: {piece: -1} for a piece whose north pole is
-        down when it stands upright (default: south, +1)."""
+    def __init__(self, spec, board, kinds, near, rng, seed, magnets, polarity=None):
+        """kinds: each sensor's kind of location (space, hole, home, start_area); near: per
+        sensor, [(neighbour sensor, centre distance mm)] within the reach of magnets.json's
+        crosstalk (sensor_neighbours); magnets: {piece: magnet name of spec}; polarity:
+        {piece: -1} for a piece whose north pole is down when it stands upright (default:
+        south, +1)."""
         b = spec["boards"][board]
         p = spec["placement"]
         self.seed = seed
@@ -180,7 +172,7 @@ class BoardField:
         self.z0 = [stack_mm(spec, board, k) for k in kinds]
         self.depth = [uniform(rng, -self.height_tol, self.height_tol) for _ in kinds]
         self.reg = [disc(rng, reg) for _ in kinds]
-        self.near = ordered_neighbours(locs, b["pitch_mm"])
+        self.near = near
         self.own = [0.0] * len(kinds)
         self.cross = [0.0] * len(kinds)
         self.order = sorted(magnets)  # MicroPython's dicts keep no order: draws go by name
