@@ -9,6 +9,7 @@
 # (hardware/design/magnets.py): math.sqrt only, no scipy. The world calls it once per
 # placement, never per ADC conversion.
 import math
+from array import array
 
 from shared_rules.rng import Rng
 
@@ -99,9 +100,11 @@ def uniform(rng, lo, hi):
 
 
 def sensor_neighbours(near, locs):
-    """Per sensor index, [(neighbour's index, centre distance mm)]: coords.neighbours' table
-    (by location name) for the sensors of a board's maps, worked out once when the world is
-    made (it is O(n^2) in the sensors). A location the coordinates lack: ValueError."""
+    """Per sensor index, (neighbours' indices, their centre distances mm) as two arrays:
+    coords.neighbours' table (by location name) for the sensors of a board's maps, worked out
+    once when the world is made (it is O(n^2) in the sensors). Arrays, not lists of tuples: on
+    the device's heap 144 sensors' neighbours would otherwise be some 4000 small objects. A
+    location the coordinates lack: ValueError."""
     index = {}
     for i in range(len(locs)):
         index[locs[i]] = i
@@ -109,7 +112,9 @@ def sensor_neighbours(near, locs):
     for loc in locs:
         if loc not in near:
             raise ValueError("no coordinates for sensor location %r" % (loc,))
-        out.append([(index[o], mm) for o, mm in near[loc] if o in index])
+        others = [e for e in near[loc] if e[0] in index]
+        out.append((array("H", [index[o] for o, _ in others]),
+                     array("f", [mm for _, mm in others])))
     return out
 
 
@@ -146,6 +151,14 @@ def stack_mm(spec, board, kind):
     return st["board_mm"] + st.get("spacer_mm", 0.0) + st["base_mm"] + spec["hall_depth_mm"]
 
 
+def _holds(values, v):
+    """v in an array (MicroPython's arrays have no `in`)."""
+    for x in values:
+        if x == v:
+            return True
+    return False
+
+
 class BoardField:
     """The field at every sensor from the pieces on a board: each sensor's own piece (own)
     and its neighbours' (cross), worked out whenever a piece is put down, turned or lifted, so
@@ -157,7 +170,7 @@ class BoardField:
 
     def __init__(self, spec, board, kinds, near, rng, seed, magnets, polarity=None):
         """kinds: each sensor's kind of location (space, hole, home, start_area); near: per
-        sensor, [(neighbour sensor, centre distance mm)] within the reach of magnets.json's
+        sensor, (neighbours' indices, centre distances mm) within the reach of magnets.json's
         crosstalk (sensor_neighbours); magnets: {piece: magnet name of spec}; polarity:
         {piece: -1} for a piece whose north pole is down when it stands upright (default:
         south, +1)."""
@@ -231,8 +244,10 @@ class BoardField:
     def _give(self, p):
         i = p.at
         self.own[i] = p.bz(self.z0[i] + self.depth[i], p.rho)
-        for j, mm in self.near[i]:
-            f = p.bz(self.z0[j] + self.depth[j], mm)
+        idx, mms = self.near[i]
+        for k in range(len(idx)):
+            j = idx[k]
+            f = p.bz(self.z0[j] + self.depth[j], mms[k])
             self.cross[j] += f
             p.gives.append((j, f))
 
@@ -241,6 +256,6 @@ class BoardField:
         self.depth[i] = mm
         for name in self.order:
             p = self.pieces[name]
-            if p.at >= 0 and (p.at == i or i in [j for j, _ in self.near[p.at]]):
+            if p.at >= 0 and (p.at == i or _holds(self.near[p.at][0], i)):
                 self._take(p)
                 self._give(p)
