@@ -207,8 +207,7 @@ class World:
         coords.json (the same centre distances the design's rank tables use)."""
         try:
             table = coords.load(name, ROOT)
-            return sensor_neighbours(coords.neighbours(table, spec["crosstalk"]["within_mm"]),
-                                     self.locs)
+            return sensor_neighbours(table, self.locs, spec["crosstalk"]["within_mm"])
         except ValueError as e:  # CoordsError is one
             raise SimError("%s: %s" % (name, e))
 
