@@ -29,7 +29,7 @@ CONFIG = ("pins.json", "sensors.json", "leds.json")
 VARIANT = "variant.json"
 DEFAULT_BOARD = "agent-dog-4"
 # what the firmware reads from variant.json (firmware/board.py); the kit and reasons stay here
-VARIANT_KEYS = ("format", "name", "layout", "ranked_pieces", "app", "pawns")
+VARIANT_KEYS = ("format", "name", "layout", "ranked_pieces", "rank_crosstalk", "app", "pawns")
 # a board of a game that is not a track game: the rules core's data files its game reads
 RULES_DATA = {"agent-avenue": ("agent-avenue-board", "agent-avenue-cards")}
 OWNED = ("firmware", "shared_rules", "config")  # folders whose files deploy manages
