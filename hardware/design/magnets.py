@@ -8,7 +8,7 @@ import os
 
 from hardware.design import coords, data
 from host_tools.sim.magnetics import bz_mt, stack_mm
-from firmware.hal import calibration
+from firmware.hal import calibration, measure
 
 MAGNETS_FILE = os.path.join(data.DESIGN_DIR, "magnets.json")
 WAYS = ("upright", "upside_down")
@@ -256,6 +256,68 @@ def crosstalk_mt(spec, name=RANKED_BOARD, low_mm=0.0):
         lost = min(lost, down)
         gained = max(gained, up)
     return lost, gained
+
+
+SPOT = "%s:s%d"  # a colour's start-area spot K (coords.json, the maps)
+WHY_SPOT_CROSSTALK = (
+    "the calibration's ranks step (firmware/hal/measure.py) reads each colour's pieces on its "
+    "start-area spots side by side, and each sensor reads its neighbours' fields too (off its "
+    "axis a magnet's field turns back): the king, knight and citizen take %.0f %% from the "
+    "jester's reading. Row k, column j (ranks in rank order): the part, in %d, of rank j's "
+    "own swing that its piece puts on rank k's spot, from the rank magnets "
+    "(hardware/design/magnets.json) at the start-area stack and the spots' distances in "
+    "coords.json; the step takes it off. Written by `python -m hardware.design ranks "
+    "--readme`")
+
+
+def spot_crosstalk(spec, name):
+    """The ranks step's crosstalk on a board (variant.json rank_crosstalk): RANKS x RANKS
+    whole numbers, row k column j the part (in measure.CROSSTALK_SCALE) of rank j's own swing
+    on its spot that reaches rank k's spot of the same colour, at the start-area stack and
+    coords.json's distances (the mean over the colours, whose spots are laid out alike)."""
+    pos = coords.positions(coords.load(name))
+    z = distance_mm(spec, name, "start_area")
+    mags = [spec["rank_magnets"][r] for r in spec["ranks"]]
+    n = len(mags)
+    on_axis = [field_mt(spec, m, z) for m in mags]
+    colours = sorted(loc[:-3] for loc in pos if loc.endswith(SPOT % ("", 1)))
+    total = [0.0] * (n * n)
+    for c in colours:
+        at = [pos[SPOT % (c, k + 1)] for k in range(n)]
+        for k in range(n):
+            for j in range(n):
+                if j != k:
+                    d = coords.distance(at[k], at[j])
+                    total[n * k + j] += field_mt(spec, mags[j], z, d) / on_axis[j]
+    return [int(round(v / len(colours) * measure.CROSSTALK_SCALE)) for v in total]
+
+
+def ranked_boards(spec):
+    """The boards whose pieces carry the rank magnets."""
+    return [name for name in spec["boards"] if spec["boards"][name]["pieces"] == "ranks"]
+
+
+def spot_loss(spec, name, crosstalk):
+    """The share of the weakest rank's reading on its spot its colour's other pieces take."""
+    z = distance_mm(spec, name, "start_area")
+    fields = [field_mt(spec, spec["rank_magnets"][r], z) for r in spec["ranks"]]
+    n = len(fields)
+    return -sum(crosstalk[n * (n - 1) + j] * fields[j] for j in range(n)) / (
+        fields[-1] * measure.CROSSTALK_SCALE)
+
+
+def with_spot_crosstalk(info, spec, name):
+    """A variant.json's content with its rank_crosstalk as computed now (after why_ranked)."""
+    c = spot_crosstalk(spec, name)
+    why = WHY_SPOT_CROSSTALK % (100.0 * spot_loss(spec, name, c), measure.CROSSTALK_SCALE)
+    out = {}
+    for key in info:
+        if key not in ("rank_crosstalk", "why_rank_crosstalk"):
+            out[key] = info[key]
+        if key == "why_ranked":
+            out["rank_crosstalk"] = c
+            out["why_rank_crosstalk"] = why
+    return out
 
 
 def rank_reads(spec, name=RANKED_BOARD, own_gain=True, lateral=None, height=None,
