@@ -6,7 +6,7 @@
 from simboard import scan_for, check, first_rank_design
 from host_tools.sim.world import World, load_json, ANALOG_DESIGN
 from firmware.board import Board
-from firmware.calibrate import rank_at_spots
+from firmware.calibrate import ranks_step
 from firmware.hal import measure
 from firmware.hal.scanner import NO_BAND, NAMES
 
@@ -47,7 +47,7 @@ def board(seed, config, design=None, magnets=None):
     measure.measure_baseline(b.scanner, b.calib, 16)
     for name, at in held:
         w.place(name, at)
-    measure.measure_ranks(b.scanner, b.calib, rank_at_spots(b.locations))
+    ranks_step(b)
     scan_for(b, 200)
     return w, b
 
