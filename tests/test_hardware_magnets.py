@@ -7,13 +7,16 @@
 # design's rank magnets with a piece 2.3 mm off, or a sensor 0.5 mm low, read a rank lower);
 # the kits carry the design's magnets; hardware/README.md's tables are what the code computes.
 import copy
+import json
 import math
 import os
 import re
 
 import pytest
 
+from firmware.hal import measure
 from hardware.design import coords, data, magnets
+from host_tools import deploy
 from host_tools.sim import magnetics
 
 README = os.path.join(data.HARDWARE_DIR, "README.md")
@@ -250,6 +253,47 @@ def test_the_crosstalks_reach_holds_every_magnet_under_its_share_of_the_noise(sp
     short = copy.deepcopy(spec)
     short["crosstalk"]["within_mm"] = 60.0
     assert magnets.reach_problems(short) and "PROBLEM crosstalk" in magnets.report(short)
+
+
+# -- the ranks step's crosstalk --------------------------------------------------------------
+DIPOLE_AGREES = 0.05  # a 2 x 1.5 mm disc 16 mm away is a dipole to well within this
+
+
+def dipole_share(z_mm, d_mm):
+    """A dipole's axial field d_mm off its axis over its field on the axis, z_mm below it:
+    (3 z^2 - r^2) z^3 / (2 r^5)."""
+    r2 = z_mm * z_mm + d_mm * d_mm
+    return (3 * z_mm * z_mm - r2) * z_mm ** 3 / (2 * r2 ** 2.5)
+
+
+@pytest.mark.parametrize("name", ["dog-4", "dog-6"])
+def test_the_jesters_share_on_its_neighbours_spots_is_a_dipoles(spec, name):
+    # the jester (on s4) is small beside the spots' 16 mm (22.6 on the diagonal to s1): its
+    # field there is a dipole's at its centre, and the design's share says so, in the column
+    # the firmware reads (row: the spot it lands on; column: the piece that puts it there)
+    c = magnets.spot_crosstalk(spec, name)
+    m = spec["magnets"][spec["rank_magnets"]["jester"]]
+    z = magnets.distance_mm(spec, name, "start_area") + m["l_mm"] / 2
+    table = coords.positions(coords.load(name))
+    for k in range(3):
+        d = coords.distance(table["red:s%d" % (k + 1)], table["red:s4"])
+        want = dipole_share(z, d) * measure.CROSSTALK_SCALE
+        assert want < 0 and abs(c[4 * k + 3] - want) < DIPOLE_AGREES * -want, (k, c, want)
+    assert [c[5 * k] for k in range(4)] == [0] * 4
+
+
+@pytest.mark.parametrize("name", ["agent-dog-4", "dog-4", "dog-6", "agent-avenue"])
+def test_each_ranked_variant_and_its_device_carry_the_designs_crosstalk(spec, name):
+    config = data.load_json(os.path.join(data.VARIANTS_DIR, name, "variant.json"))
+    files, _ = deploy.board_config(name)
+    device = json.loads(files["config/variant.json"])
+    if spec["boards"][name]["pieces"] == "ranks":
+        assert config["rank_crosstalk"] == magnets.spot_crosstalk(spec, name)
+        assert device["rank_crosstalk"] == config["rank_crosstalk"]
+        # the jester loses a fifth of its reading to its colour's three other pieces
+        assert 0.15 < magnets.spot_loss(spec, name, config["rank_crosstalk"]) < 0.3
+    else:
+        assert "rank_crosstalk" not in config and "rank_crosstalk" not in device
 
 
 # -- kits and README -------------------------------------------------------------------------
