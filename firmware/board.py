@@ -36,7 +36,8 @@ def load_variant(config_dir):
         info = json.load(f)
     # only what the firmware uses: the kit and the reasons stay on the laptop
     return {"name": info.get("name"), "layout": info.get("layout"),
-            "ranked_pieces": bool(info.get("ranked_pieces"))}
+            "ranked_pieces": bool(info.get("ranked_pieces")),
+            "rank_crosstalk": info.get("rank_crosstalk")}
 
 
 class Names:

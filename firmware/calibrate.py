@@ -8,6 +8,19 @@ from firmware.hal.scanner import NAMES, NO_BAND
 
 RANK_NAMES = ("king", "knight", "citizen", "jester")
 SPOT_MARK = ":s"  # start-area spots are named COLOUR:s1 .. COLOUR:s4
+# a spot's neighbours together take a few per cent of its reading; past a quarter the
+# variant's figures are wrong (and the correction's rounds would not settle)
+MAX_CROSSTALK = 4
+
+
+def _spot(loc):
+    """(colour, rank) of a start-area spot COLOUR:sK (rank K - 1), or None."""
+    cut = loc.find(SPOT_MARK)
+    if cut > 0:
+        k = int(loc[cut + len(SPOT_MARK):]) - 1
+        if 0 <= k < len(RANK_NAMES):
+            return loc[:cut], k
+    return None
 
 
 def rank_at_spots(locations):
@@ -15,13 +28,51 @@ def rank_at_spots(locations):
     sK (king on s1 ... jester on s4), none elsewhere."""
     out = bytearray(bytes([NO_BAND]) * len(locations))
     for i in range(len(locations)):
-        loc = locations[i]
-        cut = loc.find(SPOT_MARK)
-        if cut > 0:
-            k = int(loc[cut + len(SPOT_MARK):]) - 1
-            if 0 <= k < len(RANK_NAMES):
-                out[i] = k
+        s = _spot(locations[i])
+        if s is not None:
+            out[i] = s[1]
     return out
+
+
+def spot_groups(locations):
+    """Per colour, the sensors of its start-area spots in rank order (-1: a spot it lacks)."""
+    groups = {}
+    for i in range(len(locations)):
+        s = _spot(locations[i])
+        if s is not None:
+            if s[0] not in groups:
+                groups[s[0]] = [-1] * len(RANK_NAMES)
+            groups[s[0]][s[1]] = i
+    return list(groups.values())
+
+
+def rank_crosstalk(board):
+    """The variant's rank_crosstalk (what a colour's pieces put on each other's start-area
+    sensors, measure.CROSSTALK_SCALE parts of their own swing; None: none known), or raises
+    ValueError saying what is wrong with it: a correction as large as the reading itself
+    would not settle."""
+    info = getattr(board, "variant", None) or {}
+    c = info.get("rank_crosstalk")
+    if c is None:
+        return None
+    n = len(RANK_NAMES)
+    if type(c) is not list or len(c) != n * n or any(type(v) is not int for v in c):
+        raise ValueError("the variant's rank_crosstalk must list %d whole numbers" % (n * n))
+    for k in range(n):
+        row = c[n * k:n * k + n]
+        if row[k] or sum([abs(v) for v in row]) * MAX_CROSSTALK >= measure.CROSSTALK_SCALE:
+            raise ValueError("the variant's rank_crosstalk row %d is not a neighbours' share "
+                             "(none on its own spot, together under 1/%d)" % (k + 1,
+                                                                               MAX_CROSSTALK))
+    return c
+
+
+def ranks_step(board):
+    """The ranks step on this board's start-area spots, corrected for its variant's
+    crosstalk: the counts per rank (ValueError: refused, nothing changed)."""
+    return measure.measure_ranks(board.scanner, board.calib, rank_at_spots(board.locations),
+                                 spots=spot_groups(board.locations),
+                                 crosstalk=rank_crosstalk(board))
 
 
 def command(board, cmd):
@@ -44,7 +95,7 @@ def command(board, cmd):
             return {"ok": False, "error": "refused", "reason": "this board's pieces carry no "
                     "ranks (its variant.json has no ranked_pieces)"}
         try:
-            counts = measure.measure_ranks(sc, board.calib, rank_at_spots(board.locations))
+            counts = ranks_step(board)
         except ValueError as e:
             return {"ok": False, "error": "refused", "reason": str(e)}
     else:

@@ -36,7 +36,7 @@ CONFIG = ("pins.json", "sensors.json", "leds.json")
 VARIANT = "variant.json"
 DEFAULT_BOARD = "agent-dog-4"
 # what the firmware reads from variant.json (firmware/board.py); the kit and reasons stay here
-VARIANT_KEYS = ("format", "name", "layout", "ranked_pieces", "app", "pawns")
+VARIANT_KEYS = ("format", "name", "layout", "ranked_pieces", "rank_crosstalk", "app", "pawns")
 OWNED = ("firmware", "shared_rules", "config")  # folders whose files deploy manages
 ROOT_FILES = ("main.py", "version.json")
 STAGE = ".deploy"

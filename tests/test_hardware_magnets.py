@@ -7,13 +7,16 @@
 # design's rank magnets with a piece 2.3 mm off, or a sensor 0.5 mm low, read a rank lower);
 # the kits carry the design's magnets; hardware/README.md's tables are what the code computes.
 import copy
+import json
 import math
 import os
 import re
 
 import pytest
 
-from hardware.design import data, magnets
+from firmware.hal import measure
+from hardware.design import coords, data, magnets
+from host_tools import deploy
 from host_tools.sim import magnetics
 
 README = os.path.join(data.HARDWARE_DIR, "README.md")
@@ -53,7 +56,25 @@ def old_design(spec):
     old["boards"]["agent-avenue"]["stacks"] = {"space": {"board_mm": 2.0, "base_mm": 2.0}}
     for name in old["boards"]:
         old["boards"][name]["centring"] = False
+    for name in ("dog-4", "dog-6"):
+        old["boards"][name].pop("stacks", None)  # its pieces' magnets 2 mm up, as every piece's
     return old
+
+
+# the second design (issue 27's fix before coords.json): its rank magnets, 2 mm above the
+# piece's bottom as every other piece's, with the centring overlay
+SECOND_RANKS = {"king": (4.0, 3.0), "knight": (2.5, 6.0), "citizen": (2.0, 3.0),
+                "jester": (1.5, 1.5)}
+
+
+def second_design(spec):
+    sec = copy.deepcopy(spec)
+    for rank, (d, l) in SECOND_RANKS.items():
+        sec["magnets"]["second-" + rank] = {"d_mm": d, "l_mm": l}
+        sec["rank_magnets"][rank] = "second-" + rank
+    for name in ("dog-4", "dog-6"):
+        sec["boards"][name].pop("stacks", None)
+    return sec
 
 
 @pytest.fixture(scope="module")
@@ -179,6 +200,100 @@ def test_the_king_stays_inside_the_adc_and_the_jester_far_above_the_noise(spec):
     old = [r for r in magnets.board_rows(old_design(spec), "dog-6")
            if r["piece"] == "king" and r["way"] == "upright"]
     assert old[0]["hi_v"] > spec["sensor"]["upright_limit_v"]
+
+
+# -- crosstalk at the coordinates' distances -----------------------------------------------
+def test_no_board_carries_an_assumed_pitch(spec):
+    # one source: every distance between sensors is coords.json's
+    assert "why_pitch" not in spec
+    for name, b in spec["boards"].items():
+        assert "pitch_mm" not in b, name
+
+
+def test_the_crosstalk_is_two_kings_at_dog6s_coordinates(spec):
+    # dog-6's track spaces are 14.0 mm apart (96 spaces on a 215 mm ring): the worst sensor
+    # has kings on both its nearest locations, each up to 0.8 mm nearer
+    sec = second_design(spec)
+    pitch = coords.pitch(coords.load("dog-6"))
+    assert abs(pitch - 14.0) < 0.05
+    z = magnetics.stack_mm(sec, "dog-6", "space")
+    lat = magnets.lateral_mm(sec, "dog-6")
+    two = 2 * magnets.field_mt(sec, "second-king", z, pitch - lat)
+    lost, gained = magnets.crosstalk_mt(sec, "dog-6")
+    assert lost == pytest.approx(two, rel=0.02) and lost < -1.0, lost
+    assert gained == 0  # a short disc's field only turns back beside it
+
+
+def test_the_second_designs_jester_reads_empty_between_two_kings_at_the_real_pitch(spec):
+    # at the 20 mm pitch it assumed, its jester kept +4 %; at coords.json's 14 mm two kings
+    # pull it under the jester/empty edge
+    margins = dict((m["pair"], m["margin"]) for m in magnets.rank_margins(second_design(spec)))
+    assert margins["jester/empty"] < -0.1
+    assert min(margins.values()) == margins["jester/empty"]
+
+
+def test_the_designs_ranks_keep_their_margins_at_the_real_pitch_on_both_dog_boards(spec):
+    for name in ("dog-6", "dog-4"):
+        for m in magnets.rank_margins(spec, name):
+            assert m["margin"] > 0.05, (name, m)
+
+
+def test_the_crosstalks_reach_holds_every_magnet_under_its_share_of_the_noise(spec):
+    x = spec["crosstalk"]
+    floor = x["noise_fraction"] * magnets.noise_mv(spec) / spec["sensor"][
+        "sensitivity_mv_per_mt"]
+    far = magnets.reach_mm(spec)
+    assert far <= x["within_mm"] and magnets.reach_problems(spec) == []
+    for name in spec["boards"]:
+        z = magnetics.stack_mm(spec, name, "space")
+        for _, magnet in magnets.piece_magnets(spec, name):
+            for r in range(int(x["within_mm"]), 200, 5):
+                assert abs(magnets.field_mt(spec, magnet, z, r)) < floor, (name, magnet, r)
+    # the strongest magnet (Agent DOG's 3 x 15 mm rod) still reaches past 60 mm
+    short = copy.deepcopy(spec)
+    short["crosstalk"]["within_mm"] = 60.0
+    assert magnets.reach_problems(short) and "PROBLEM crosstalk" in magnets.report(short)
+
+
+# -- the ranks step's crosstalk --------------------------------------------------------------
+DIPOLE_AGREES = 0.05  # a 2 x 1.5 mm disc 16 mm away is a dipole to well within this
+
+
+def dipole_share(z_mm, d_mm):
+    """A dipole's axial field d_mm off its axis over its field on the axis, z_mm below it:
+    (3 z^2 - r^2) z^3 / (2 r^5)."""
+    r2 = z_mm * z_mm + d_mm * d_mm
+    return (3 * z_mm * z_mm - r2) * z_mm ** 3 / (2 * r2 ** 2.5)
+
+
+@pytest.mark.parametrize("name", ["dog-4", "dog-6"])
+def test_the_jesters_share_on_its_neighbours_spots_is_a_dipoles(spec, name):
+    # the jester (on s4) is small beside the spots' 16 mm (22.6 on the diagonal to s1): its
+    # field there is a dipole's at its centre, and the design's share says so, in the column
+    # the firmware reads (row: the spot it lands on; column: the piece that puts it there)
+    c = magnets.spot_crosstalk(spec, name)
+    m = spec["magnets"][spec["rank_magnets"]["jester"]]
+    z = magnets.distance_mm(spec, name, "start_area") + m["l_mm"] / 2
+    table = coords.positions(coords.load(name))
+    for k in range(3):
+        d = coords.distance(table["red:s%d" % (k + 1)], table["red:s4"])
+        want = dipole_share(z, d) * measure.CROSSTALK_SCALE
+        assert want < 0 and abs(c[4 * k + 3] - want) < DIPOLE_AGREES * -want, (k, c, want)
+    assert [c[5 * k] for k in range(4)] == [0] * 4
+
+
+@pytest.mark.parametrize("name", ["agent-dog-4", "dog-4", "dog-6", "agent-avenue"])
+def test_each_ranked_variant_and_its_device_carry_the_designs_crosstalk(spec, name):
+    config = data.load_json(os.path.join(data.VARIANTS_DIR, name, "variant.json"))
+    files, _ = deploy.board_config(name)
+    device = json.loads(files["config/variant.json"])
+    if spec["boards"][name]["pieces"] == "ranks":
+        assert config["rank_crosstalk"] == magnets.spot_crosstalk(spec, name)
+        assert device["rank_crosstalk"] == config["rank_crosstalk"]
+        # the jester loses a fifth of its reading to its colour's three other pieces
+        assert 0.15 < magnets.spot_loss(spec, name, config["rank_crosstalk"]) < 0.3
+    else:
+        assert "rank_crosstalk" not in config and "rank_crosstalk" not in device
 
 
 # -- kits and README -------------------------------------------------------------------------

@@ -559,6 +559,6 @@ def test_a_pawn_magnet_too_strong_for_the_adc_is_flagged_on_its_sheet():
     assert acc["z_mm"] == pytest.approx(5.7)
     assert acc["nominal_mv"] / sens == pytest.approx(60, abs=1.5)
     assert any("the design fails here" in line for line in buildsheet.render_acceptance(v))
-    v.config = dict(v.config, kit=[{"item": "Magnet, king", "qty": 4, "magnet": "disc-4x3",
-                                    "part_number": "N45 NdFeB disc, 4 mm x 3 mm"}])
+    v.config = dict(v.config, kit=[{"item": "Magnet, king", "qty": 4, "magnet": "rod-4x8",
+                                    "part_number": "N45 NdFeB rod, 4 mm x 8 mm"}])
     assert not any("fails" in line for line in buildsheet.render_acceptance(v))

@@ -4,6 +4,14 @@
 # reads at every start, so a game never loads them.
 from firmware.hal.calibration import NOMINAL_SWING, RANKS, RANK_PRESENT, MIN_LEVEL_RATIO
 
+# The ranks step's crosstalk (a variant's rank_crosstalk, hardware/design/magnets.py
+# spot_crosstalk): in these parts of a neighbour's own swing, so the correction stays in
+# integers (a float is an object on the heap)
+CROSSTALK_SCALE = 10000
+# each round of the correction shrinks its error by the crosstalk's share of a reading (a few
+# per cent): three leave under a millionth of a swing
+CROSSTALK_ROUNDS = 3
+
 
 def _sums(scanner, n, scans):
     """Every sensor's readings over `scans` scans, added up."""
@@ -97,27 +105,22 @@ def rank_of(calib, i, r, upright):
     return RANKS - 1
 
 
-def measure_ranks(scanner, calib, rank_at, scans=16):
+def measure_ranks(scanner, calib, rank_at, scans=16, spots=None, crosstalk=None):
     """The ranks step: every piece stands on a sensor whose rank_at[i] says which rank it is
     (the start-area spots, king on s1 ... jester on s4; NO rank: 255). Averages `scans` scans;
     each rank's level is its swing over the king's (see _levels), and each measured sensor
-    keeps its reading with its rank. Returns the number of pieces read per rank; raises
-    ValueError (changing nothing) when a rank is missing or the ranks are not told apart."""
-    sums = _sums(scanner, calib.n, scans)
+    keeps its reading with its rank. spots, crosstalk: each colour's start-area sensors in rank
+    order, and what its pieces put on each other's sensors (see _own): the readings are
+    corrected for it. Returns the number of pieces read per rank; raises ValueError (changing
+    nothing) when a rank is missing or the ranks are not told apart."""
+    seen = _seen(calib, rank_at, _sums(scanner, calib.n, scans), scans)
+    if crosstalk is not None:
+        seen = _own(seen, spots, crosstalk)
     tot_up = [0] * RANKS
     n_up = [0] * RANKS
     tot_dn = [0] * RANKS
     n_dn = [0] * RANKS
-    seen = []
-    for i in range(calib.n):
-        k = rank_at[i]
-        if k >= RANKS:
-            continue
-        r = sums[i] // scans
-        d = r - calib.base[i]
-        if not calib.fault_lo <= r <= calib.fault_hi or -RANK_PRESENT < d < RANK_PRESENT:
-            continue
-        seen.append((i, k, d))
+    for i, k, d in seen:
         if d > 0:
             tot_up[k] += d
             n_up[k] += 1
@@ -149,6 +152,53 @@ def measure_ranks(scanner, calib, rank_at, scans=16):
     calib.update()
     scanner.use(calib)
     return count
+
+
+def _seen(calib, rank_at, sums, scans):
+    """[(sensor, rank, swing)] of every piece read where rank_at expects one."""
+    seen = []
+    for i in range(calib.n):
+        k = rank_at[i]
+        if k >= RANKS:
+            continue
+        r = sums[i] // scans
+        d = r - calib.base[i]
+        if calib.fault_lo <= r <= calib.fault_hi and not -RANK_PRESENT < d < RANK_PRESENT:
+            seen.append((i, k, d))
+    return seen
+
+
+def _own(seen, spots, crosstalk):
+    """seen with each swing its piece's own: a start-area spot's sensor reads its piece and
+    the field its colour's other pieces, a spot or two away, put there (off its axis a magnet's
+    field turns back: the neighbours take a few per cent from an upright piece's reading, a
+    fifth of a jester's). crosstalk[RANKS * k + j]: the part (in CROSSTALK_SCALE) of rank j's
+    own swing that its piece puts on rank k's spot; spots: per colour its RANKS sensors in
+    rank order (-1: none). Reading = own + sum of crosstalk * neighbour's own, solved by
+    fixed-point rounds from own = reading."""
+    read = {}
+    for i, k, d in seen:
+        read[i] = d
+    own = read
+    for _ in range(CROSSTALK_ROUNDS):
+        nxt = {}
+        for group in spots:
+            for k in range(RANKS):
+                i = group[k]
+                if i in read:
+                    nxt[i] = read[i] - _cross(group, k, own, crosstalk) // CROSSTALK_SCALE
+        own = nxt
+    return [(i, k, own.get(i, d)) for i, k, d in seen]
+
+
+def _cross(group, k, own, crosstalk):
+    """What the other pieces of a colour put on rank k's spot, in CROSSTALK_SCALE parts."""
+    x = 0
+    for j in range(RANKS):
+        m = group[j]
+        if j != k and m in own:
+            x += crosstalk[RANKS * k + j] * own[m]
+    return x
 
 
 def _levels(calib, seen, tot_up, tot_dn, count):

@@ -1,6 +1,7 @@
 """python -m hardware.design [build|erc|gpio|power|ranks|readers|template|coords|sheet]
 ...: the design's checks and outputs."""
 import argparse
+import json
 import os
 import re
 import sys
@@ -256,6 +257,16 @@ def cmd_ranks(args):
     with open(README, "w", encoding="utf-8") as f:
         f.write(text)
     print("hardware/README.md: magnet and rank tables updated")
+    spec = magnets.table()
+    for name in magnets.ranked_boards(spec):
+        path = os.path.join(data.HARDWARE_DIR, "variants", name, "variant.json")
+        with open(path, encoding="utf-8") as f:
+            info = json.load(f)
+        text = json.dumps(magnets.with_spot_crosstalk(info, spec, name), indent=1,
+                          ensure_ascii=False) + "\n"
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        print("%s: rank_crosstalk updated" % os.path.relpath(path))
     return 0
 
 

@@ -6,13 +6,16 @@ and how far the ranks' readings stay from their band edges. Figures come from ma
 import math
 import os
 
-from hardware.design import data
+from hardware.design import coords, data
 from host_tools.sim.magnetics import bz_mt, stack_mm
-from firmware.hal import calibration
+from firmware.hal import calibration, measure
 
 MAGNETS_FILE = os.path.join(data.DESIGN_DIR, "magnets.json")
 WAYS = ("upright", "upside_down")
-NEIGHBOURS = 2  # a location between two others: the crosstalk of both (see crosstalk_mt)
+NEIGHBOURS = 2  # the rank tables' box: kings on a sensor's two nearest locations (crosstalk_mt)
+REACH_FROM_MM = 200.0  # the reach's search starts this far out, where every magnet is silent
+REACH_STEP_MM = 1.0
+DISTANCE_ROUND_MM = 0.01  # neighbour distances to this: the ring's sensors share one set
 
 
 def table():
@@ -190,12 +193,131 @@ def ranks(spec=None, name=RANKED_BOARD):
     return out
 
 
-def crosstalk_mt(spec, name=RANKED_BOARD):
-    """The most a sensor's reading loses to its neighbours: a king upright on each side at the
-    board's pitch (its field there points back, against the piece's own)."""
+def reach_mm(spec):
+    """How far the strongest piece magnet of any board reaches: the distance beyond which its
+    field at the sensor (its board's nearest stack) stays under magnets.json's crosstalk
+    noise_fraction of one reading's noise, for good."""
+    floor = (spec["crosstalk"]["noise_fraction"] * noise_mv(spec)
+             / spec["sensor"]["sensitivity_mv_per_mt"])
+    far = 0.0
+    for name in spec["boards"]:
+        z = min(distance_mm(spec, name, k) for k in kinds(spec, name))
+        for _, magnet in piece_magnets(spec, name):
+            r = REACH_FROM_MM
+            while r > 0 and abs(field_mt(spec, magnet, z, r)) < floor:
+                r -= REACH_STEP_MM
+            far = max(far, r + REACH_STEP_MM)
+    return far
+
+
+def reach_problems(spec):
+    """The crosstalk's within_mm against the magnets' reach: a list of what is wrong."""
+    within = spec["crosstalk"]["within_mm"]
+    far = reach_mm(spec)
+    if within < far:
+        return ["crosstalk within_mm %.0f leaves out fields above %g of the noise out to "
+                "%.0f mm" % (within, spec["crosstalk"]["noise_fraction"], far)]
+    return []
+
+
+_NEAR = {}  # (variant, within_mm) -> the distinct sets of a sensor's neighbour distances
+
+
+def neighbour_sets(name, within_mm):
+    """The distinct sets of centre distances (mm) from a sensor to its neighbours closer
+    than within_mm, over every sensor of the variant's coords.json (the ring's spaces share
+    one set, so the worst case is sought over a few)."""
+    key = (name, within_mm)
+    if key not in _NEAR:
+        near = coords.neighbours(coords.load(name), within_mm)
+        sets = set()
+        for others in near.values():
+            sets.add(tuple(sorted(round(d / DISTANCE_ROUND_MM) * DISTANCE_ROUND_MM
+                                  for _, d in others)))
+        _NEAR[key] = sorted(sets)
+    return _NEAR[key]
+
+
+def crosstalk_mt(spec, name=RANKED_BOARD, low_mm=0.0):
+    """(most lost, most gained) mT: over every sensor of the board's coords.json, a king
+    upright on each of its NEIGHBOURS nearest locations, anywhere within its lateral limit off
+    its own sensor; the sensor low_mm below its design height. An upright disc's field turns
+    back off its axis and takes from the reading; a long rod's near pole can add to it."""
+    z = distance_mm(spec, name, "space") + low_mm
+    lat = lateral_mm(spec, name)
     king = spec["rank_magnets"][spec["ranks"][0]]
-    z = distance_mm(spec, name, "space")
-    return NEIGHBOURS * min(0.0, field_mt(spec, king, z, board(spec, name)["pitch_mm"]))
+    lost = gained = 0.0
+    for dists in neighbour_sets(name, spec["crosstalk"]["within_mm"]):
+        down = up = 0.0
+        for d in dists[:NEIGHBOURS]:
+            fields = [field_mt(spec, king, z, r) for r in (d - lat, d, d + lat)]
+            down += min(0.0, min(fields))
+            up += max(0.0, max(fields))
+        lost = min(lost, down)
+        gained = max(gained, up)
+    return lost, gained
+
+
+SPOT = "%s:s%d"  # a colour's start-area spot K (coords.json, the maps)
+WHY_SPOT_CROSSTALK = (
+    "the calibration's ranks step (firmware/hal/measure.py) reads each colour's pieces on its "
+    "start-area spots side by side, and each sensor reads its neighbours' fields too (off its "
+    "axis a magnet's field turns back): the king, knight and citizen take %.0f %% from the "
+    "jester's reading. Row k, column j (ranks in rank order): the part, in %d, of rank j's "
+    "own swing that its piece puts on rank k's spot, from the rank magnets "
+    "(hardware/design/magnets.json) at the start-area stack and the spots' distances in "
+    "coords.json; the step takes it off. Written by `python -m hardware.design ranks "
+    "--readme`")
+
+
+def spot_crosstalk(spec, name):
+    """The ranks step's crosstalk on a board (variant.json rank_crosstalk): RANKS x RANKS
+    whole numbers, row k column j the part (in measure.CROSSTALK_SCALE) of rank j's own swing
+    on its spot that reaches rank k's spot of the same colour, at the start-area stack and
+    coords.json's distances (the mean over the colours, whose spots are laid out alike)."""
+    pos = coords.positions(coords.load(name))
+    z = distance_mm(spec, name, "start_area")
+    mags = [spec["rank_magnets"][r] for r in spec["ranks"]]
+    n = len(mags)
+    on_axis = [field_mt(spec, m, z) for m in mags]
+    colours = sorted(loc[:-3] for loc in pos if loc.endswith(SPOT % ("", 1)))
+    total = [0.0] * (n * n)
+    for c in colours:
+        at = [pos[SPOT % (c, k + 1)] for k in range(n)]
+        for k in range(n):
+            for j in range(n):
+                if j != k:
+                    d = coords.distance(at[k], at[j])
+                    total[n * k + j] += field_mt(spec, mags[j], z, d) / on_axis[j]
+    return [int(round(v / len(colours) * measure.CROSSTALK_SCALE)) for v in total]
+
+
+def ranked_boards(spec):
+    """The boards whose pieces carry the rank magnets."""
+    return [name for name in spec["boards"] if spec["boards"][name]["pieces"] == "ranks"]
+
+
+def spot_loss(spec, name, crosstalk):
+    """The share of the weakest rank's reading on its spot its colour's other pieces take."""
+    z = distance_mm(spec, name, "start_area")
+    fields = [field_mt(spec, spec["rank_magnets"][r], z) for r in spec["ranks"]]
+    n = len(fields)
+    return -sum(crosstalk[n * (n - 1) + j] * fields[j] for j in range(n)) / (
+        fields[-1] * measure.CROSSTALK_SCALE)
+
+
+def with_spot_crosstalk(info, spec, name):
+    """A variant.json's content with its rank_crosstalk as computed now (after why_ranked)."""
+    c = spot_crosstalk(spec, name)
+    why = WHY_SPOT_CROSSTALK % (100.0 * spot_loss(spec, name, c), measure.CROSSTALK_SCALE)
+    out = {}
+    for key in info:
+        if key not in ("rank_crosstalk", "why_rank_crosstalk"):
+            out[key] = info[key]
+        if key == "why_ranked":
+            out["rank_crosstalk"] = c
+            out["why_rank_crosstalk"] = why
+    return out
 
 
 def rank_reads(spec, name=RANKED_BOARD, own_gain=True, lateral=None, height=None,
@@ -205,11 +327,11 @@ def rank_reads(spec, name=RANKED_BOARD, own_gain=True, lateral=None, height=None
     ends, the piece up to `lateral` mm off the axis, the neighbours' crosstalk. own_gain: the
     sensor's gain measured by a king standing on it (anywhere in the box, the sensor's own
     height), else the board's mean king and the sensor's sensitivity tolerance. lateral,
-    height, crosstalk (mT): the box's edges other than the design's."""
+    height, crosstalk (mT lost, as crosstalk_mt's first): the box's edges other than the
+    design's."""
     spec = spec or table()
     levels = [r["level"] for r in ranks(spec, name)]
     king = spec["rank_magnets"][spec["ranks"][0]]
-    xt = crosstalk_mt(spec, name) if crosstalk is None else crosstalk
     t = spec["sensor"]["sensitivity_tolerance"]
     k_nom = ranks(spec, name)[0]["field_mt"]
     out = []
@@ -218,11 +340,14 @@ def rank_reads(spec, name=RANKED_BOARD, own_gain=True, lateral=None, height=None
         lo = hi = None
         for h in _heights(spec, height):
             b_lo, b_hi = piece_box(spec, name, magnet, "space", h, lateral)
+            lost, gained = crosstalk_mt(spec, name, h) if crosstalk is None else (crosstalk, 0)
+            b_lo += lost
+            b_hi += gained
             if own_gain:
                 k_lo, k_hi = piece_box(spec, name, king, "space", h, lateral)
-                pair = ((b_lo + xt) / k_hi, b_hi / k_lo)
+                pair = (b_lo / k_hi, b_hi / k_lo)
             else:
-                pair = ((b_lo + xt) * (1 - t) / k_nom, b_hi * (1 + t) / k_nom)
+                pair = (b_lo * (1 - t) / k_nom, b_hi * (1 + t) / k_nom)
             lo = pair[0] if lo is None else min(lo, pair[0])
             hi = pair[1] if hi is None else max(hi, pair[1])
         out.append({"rank": rank, "level": levels[k], "lo": lo, "hi": hi})
@@ -245,12 +370,17 @@ def rank_margins(spec=None, name=RANKED_BOARD, **box):
     for hi, lo in zip(reads, reads[1:]):
         edge = math.sqrt(hi["level"] * lo["level"])
         out.append({"pair": "%s/%s" % (hi["rank"], lo["rank"]), "edge": edge,
-                    "margin": min(math.log(hi["lo"] / edge), math.log(edge / lo["hi"]))})
+                    "margin": min(_log_ratio(hi["lo"], edge), _log_ratio(edge, lo["hi"]))})
     last = reads[-1]
     edge = last["level"] / 2
     out.append({"pair": "%s/empty" % last["rank"], "edge": edge,
-                "margin": math.log(last["lo"] / edge)})
+                "margin": _log_ratio(last["lo"], edge)})
     return out
+
+
+def _log_ratio(a, b):
+    """log(a / b); -inf where crosstalk has pulled a reading to zero or past it."""
+    return math.log(a / b) if a > 0 and b > 0 else -math.inf
 
 
 def noise_mv(spec):
@@ -375,6 +505,8 @@ def report(spec=None):
     for name in spec["boards"]:
         for p in problems(spec, name):
             out.append("PROBLEM %s: %s" % (name, p))
+    for p in reach_problems(spec):
+        out.append("PROBLEM crosstalk: %s" % p)
     return "\n".join(out) + "\n"
 
 

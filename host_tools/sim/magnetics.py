@@ -8,8 +8,12 @@
 # Runs on MicroPython (the simulated world calls it next to the firmware) and on CPython
 # (hardware/design/magnets.py): math.sqrt only, no scipy. The world calls it once per
 # placement, never per ADC conversion.
+import gc
 import math
+import sys
+from array import array
 
+from hardware.design import coords
 from shared_rules.rng import Rng
 
 HALF_PI = math.pi / 2
@@ -92,35 +96,69 @@ def lookup(table, step_mm, x_mm):
 
 # -- a board's pieces over its sensors --------------------------------------------------------
 UNIT = 1000000  # resolution of a uniform draw from the world's Rng
+ON_MICROPYTHON = sys.implementation.name == "micropython"
 
 
 def uniform(rng, lo, hi):
     return lo + (hi - lo) * rng.below(UNIT + 1) / UNIT
 
 
-def ordered_neighbours(locs, pitch_mm):
-    """Per sensor, [(neighbour sensor, centre distance mm)]: the locations before and after it
-    in the track's order (a ring), a home's or a start area's, all at the board's pitch. A
-    stand-in until every location's coordinates give the real neighbours and distances."""
-    index = {}
-    for i in range(len(locs)):
-        index[locs[i]] = i
-    track = [i for i in range(len(locs)) if ":" not in locs[i]]
-    out = [[] for _ in locs]
-    for i in range(len(locs)):
-        loc = locs[i]
-        if ":" in loc:
-            stem = loc[:-1]
-            k = int(loc[-1])
-            near = [index.get(stem + str(k - 1), -1), index.get(stem + str(k + 1), -1)]
-        else:
-            t = int(loc)
-            near = [index.get(str((t - 1) % len(track)), -1),
-                    index.get(str((t + 1) % len(track)), -1)]
-        for j in near:
-            if j >= 0 and j != i and (j, pitch_mm) not in out[i]:
-                out[i].append((j, pitch_mm))
-    return out
+class Neighbours:
+    """Every sensor's neighbours within the crosstalk's reach: sensor i's are idx[k] at mm[k]
+    mm for k in range(start[i], start[i + 1]). Three flat arrays: on the device's heap a list
+    per sensor (as coords.neighbours builds, by name) kept among the garbage of working them
+    out leaves the heap in fragments too small for the firmware's imports."""
+
+    def __init__(self, positions, within_mm):
+        """positions: each sensor's (x, y) mm, in the board's sensor order (coords.json's).
+        Two passes, the arrays made once at their size between them: arrays grown pair by
+        pair would leave their old copies as holes among what the world keeps."""
+        n = len(positions)
+        count = bytearray(n)  # a sensor has far fewer than 256 neighbours within reach
+        for i in range(n):
+            for j in range(n):
+                if j != i and coords.distance(positions[i], positions[j]) < within_mm:
+                    count[i] += 1
+        self.start = array("H", [0] * (n + 1))
+        for i in range(n):
+            self.start[i + 1] = self.start[i] + count[i]
+        self.idx = array("H", [0] * self.start[n])
+        self.mm = array("f", [0.0] * self.start[n])
+        for i in range(n):
+            k = self.start[i]
+            for j in range(n):
+                if j != i:
+                    d = coords.distance(positions[i], positions[j])
+                    if d < within_mm:
+                        self.idx[k] = j
+                        self.mm[k] = d
+                        k += 1
+
+    def of(self, i):
+        return range(self.start[i], self.start[i + 1])
+
+    def holds(self, i, j):
+        """Whether sensor j is one of sensor i's neighbours."""
+        for k in self.of(i):
+            if self.idx[k] == j:
+                return True
+        return False
+
+
+def sensor_neighbours(table, locs, within_mm):
+    """The Neighbours (by sensor index) of a board's sensors, from the variant's coords table
+    (the distances coords.neighbours gives), worked out once when the world is made: it is
+    O(n^2) in the sensors. A location the coordinates lack: ValueError."""
+    pos = coords.positions(table)
+    for loc in locs:
+        if loc not in pos:
+            raise ValueError("no coordinates for sensor location %r" % (loc,))
+    near = Neighbours([pos[loc] for loc in locs], within_mm)
+    if ON_MICROPYTHON:
+        # the distances' float garbage (some MB for 144 sensors) has filled the heap and left
+        # the allocator high in it; collected now, what the world keeps next packs in low
+        gc.collect()
+    return near
 
 
 class Piece:
@@ -131,12 +169,22 @@ class Piece:
         self.radius = radius
         self.length = length
         self.seat = seat
-        self.polarity = polarity  # +1: south pole down when upright; -1: north
+        self.polarity = 1 if polarity > 0 else -1  # 1: south pole down when upright; -1: north
         self.at = -1
-        self.sign = 1.0  # its field's sign at the sensor now (polarity, upside down)
-        self.rho = 0.0   # how far its magnet's axis stands off the Hall element now
+        self.sign = 1  # its field's sign at the sensor now (polarity, upside down)
+        # how far its magnet's axis stands off the Hall element now, kept in place: a float
+        # object made at each placement, among the field's working garbage, would scatter over
+        # the device's heap
+        self._rho = array("d", [0.0])
         self.placed = 0  # how many times a hand has put it down
-        self.gives = []  # [(sensor, mT)] its field at each neighbour's sensor
+
+    @property
+    def rho(self):
+        return self._rho[0]
+
+    @rho.setter
+    def rho(self, mm):
+        self._rho[0] = mm
 
     def bz(self, z_mm, rho_mm):
         return self.sign * bz_mt(self.br, self.radius, self.length, z_mm + self.seat, rho_mm)
@@ -165,10 +213,11 @@ class BoardField:
     where a hand puts a piece down is drawn per placement from the seed, the piece and how
     many times it was put down, so the host's copy of the world and the device's agree."""
 
-    def __init__(self, spec, board, kinds, locs, rng, seed, magnets, polarity=None):
-        """kinds: each sensor's kind of location (space, hole, home, start_area); magnets:
-        {piece: magnet name of spec}; polarity: {piece: -1} for a piece whose north pole is
-        down when it stands upright (default: south, +1)."""
+    def __init__(self, spec, board, kinds, near, rng, seed, magnets, polarity=None):
+        """kinds: each sensor's kind of location (space, hole, home, start_area); near: the
+        sensors' Neighbours within the reach of magnets.json's crosstalk (sensor_neighbours); magnets: {piece: magnet name of spec}; polarity:
+        {piece: -1} for a piece whose north pole is down when it stands upright (default:
+        south, +1)."""
         b = spec["boards"][board]
         p = spec["placement"]
         self.seed = seed
@@ -180,9 +229,11 @@ class BoardField:
         self.z0 = [stack_mm(spec, board, k) for k in kinds]
         self.depth = [uniform(rng, -self.height_tol, self.height_tol) for _ in kinds]
         self.reg = [disc(rng, reg) for _ in kinds]
-        self.near = ordered_neighbours(locs, b["pitch_mm"])
-        self.own = [0.0] * len(kinds)
-        self.cross = [0.0] * len(kinds)
+        self.near = near
+        # doubles in place, as the given fields: no float object kept per sensor on the heap
+        self.own = array("d", [0.0] * len(kinds))
+        self.cross = array("d", [0.0] * len(kinds))
+        self.given = array("d", [0.0] * len(near.idx))  # near's k-th pair: the field given
         self.order = sorted(magnets)  # MicroPython's dicts keep no order: draws go by name
         self.pieces = {}
         for name in self.order:
@@ -205,7 +256,7 @@ class BoardField:
         p = self.pieces[name]
         self._take(p)
         p.at = i
-        p.sign = p.polarity * (-1.0 if upside_down else 1.0)
+        p.sign = -p.polarity if upside_down else p.polarity
         if i < 0:
             return
         if off_mm is not None:
@@ -230,25 +281,29 @@ class BoardField:
         return math.sqrt((x + sx) * (x + sx) + (y + sy) * (y + sy))
 
     def _take(self, p):
-        if p.at >= 0:
-            self.own[p.at] = 0.0
-        for j, f in p.gives:
-            self.cross[j] -= f
-        p.gives = []
+        if p.at < 0:
+            return
+        self.own[p.at] = 0.0
+        near = self.near
+        for k in near.of(p.at):
+            self.cross[near.idx[k]] -= self.given[k]
+            self.given[k] = 0.0
 
     def _give(self, p):
         i = p.at
         self.own[i] = p.bz(self.z0[i] + self.depth[i], p.rho)
-        for j, mm in self.near[i]:
-            f = p.bz(self.z0[j] + self.depth[j], mm)
+        near = self.near
+        for k in near.of(i):
+            j = near.idx[k]
+            f = p.bz(self.z0[j] + self.depth[j], near.mm[k])
             self.cross[j] += f
-            p.gives.append((j, f))
+            self.given[k] = f
 
     def set_depth(self, i, mm):
         """Sensor i sits mm below its design height (negative: above)."""
         self.depth[i] = mm
         for name in self.order:
             p = self.pieces[name]
-            if p.at >= 0 and (p.at == i or i in [j for j, _ in self.near[p.at]]):
+            if p.at >= 0 and (p.at == i or self.near.holds(p.at, i)):
                 self._take(p)
                 self._give(p)

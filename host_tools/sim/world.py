@@ -17,7 +17,8 @@
 
 from shared_rules.rng import Rng
 from host_tools.sim import nfc_chip
-from host_tools.sim.magnetics import BoardField
+from host_tools.sim.magnetics import BoardField, sensor_neighbours
+from hardware.design import coords
 from host_tools.sim.analog import FrontEnd, OPEN
 from host_tools.sim import supply as supply_model
 from host_tools.sim.files import ROOT, load_json  # noqa: F401 (tools read them from here)
@@ -198,8 +199,17 @@ class World:
                 carried[piece] = spec["rank_magnets"][rank]
             else:
                 carried[piece] = own
-        self.fld = BoardField(spec, name, kinds, self.locs, self.rng, seed, carried,
-                              getattr(self, "polarity", None))
+        self.fld = BoardField(spec, name, kinds, self._near(name, spec), self.rng, seed,
+                              carried, getattr(self, "polarity", None))
+
+    def _near(self, name, spec):
+        """Each sensor's neighbours within the crosstalk's reach, from the variant's
+        coords.json (the same centre distances the design's rank tables use)."""
+        try:
+            table = coords.load(name, ROOT)
+            return sensor_neighbours(table, self.locs, spec["crosstalk"]["within_mm"])
+        except ValueError as e:  # CoordsError is one
+            raise SimError("%s: %s" % (name, e))
 
     def _gauss(self):
         r = self.rng

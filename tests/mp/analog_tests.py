@@ -6,7 +6,7 @@
 from simboard import scan_for, check, first_rank_design
 from host_tools.sim.world import World, load_json, ANALOG_DESIGN
 from firmware.board import Board
-from firmware.calibrate import rank_at_spots
+from firmware.calibrate import ranks_step
 from firmware.hal import measure
 from firmware.hal.scanner import NO_BAND, NAMES
 
@@ -47,7 +47,7 @@ def board(seed, config, design=None, magnets=None):
     measure.measure_baseline(b.scanner, b.calib, 16)
     for name, at in held:
         w.place(name, at)
-    measure.measure_ranks(b.scanner, b.calib, rank_at_spots(b.locations))
+    ranks_step(b)
     scan_for(b, 200)
     return w, b
 
@@ -94,10 +94,12 @@ def jester_under_lit_leds(design, magnets=None):
 
 
 def test_lit_leds_on_the_old_shared_ground_raise_a_jester_to_a_citizen():
-    # the first design's front end: the LEDs' return current through the sensors' ground moves
-    # every reading on the strip by more than the jester's room under its band's edge, and the
-    # empty spaces past the middle of the strip read pieces
-    seen, ghosts, shift, room = jester_under_lit_leds(old_design())
+    # the first design whole, its front end and its rank magnets: the LEDs' return current
+    # through the sensors' ground moves every reading on the strip by more than the jester's
+    # room under its band's edge (twice), and the empty spaces past the middle of the strip
+    # read pieces. (Today's stronger jester, 3 mm up, has more room: the same shift takes it
+    # just past its edge, not past the edge's hysteresis)
+    seen, ghosts, shift, room = jester_under_lit_leds(old_design(), first_rank_design())
     check(shift > room, "lit LEDs moved the jester's reading by %d, under its room %d" % (
         shift, room))
     check(seen == ("upright", "citizen"), "the jester under lit LEDs read %r" % (seen,))

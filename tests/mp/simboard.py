@@ -44,7 +44,8 @@ def check(cond, msg):
 
 def first_rank_design():
     """magnets.json as the first design had it for the DOG boards: rods of 4 x 6, 3 x 4, 2 x 4
-    and 1.5 x 3 mm, and no centring overlay."""
+    and 1.5 x 3 mm 2 mm above the piece's bottom (the common stack), and no centring
+    overlay."""
     with open(MAGNETS) as f:
         spec = json.load(f)
     for rank, d, l in (("king", 4.0, 6.0), ("knight", 3.0, 4.0), ("citizen", 2.0, 4.0),
@@ -53,4 +54,5 @@ def first_rank_design():
         spec["rank_magnets"][rank] = "old-" + rank
     for name in ("dog-4", "dog-6"):
         spec["boards"][name]["centring"] = False
+        spec["boards"][name].pop("stacks", None)
     return spec

@@ -4,6 +4,7 @@ import json
 
 from host_tools.sim.world import World, SimError
 from host_tools.sim.avenue_world import AvenueWorld
+from host_tools.sim import magnetics
 from firmware.board import Board
 from simboard import fresh, scan_for, state_of, check
 
@@ -191,3 +192,68 @@ def test_a_device_powered_up_again_finds_each_piece_where_it_stood_in_its_pocket
         check(abs(again.field_mt(w.locs[i]) - w.field_mt(w.locs[i])) < 1e-9,
               "%s: %.4f mT, before the cut %.4f" % (w.locs[i], again.field_mt(w.locs[i]),
                                                     w.field_mt(w.locs[i])))
+
+
+# the second design's rank magnets (issue 27's first fix, before coords.json gave dog-6's
+# 14 mm track): a 4 x 3 mm king ... a 1.5 x 1.5 mm jester, 2 mm above the piece's bottom
+SECOND_RANKS = (("king", 4.0, 3.0), ("knight", 2.5, 6.0), ("citizen", 2.0, 3.0),
+                ("jester", 1.5, 1.5))
+
+
+def second_rank_design():
+    spec = design()
+    for rank, d, l in SECOND_RANKS:
+        spec["magnets"]["second-" + rank] = {"d_mm": d, "l_mm": l}
+        spec["rank_magnets"][rank] = "second-" + rank
+    for name in ("dog-4", "dog-6"):
+        spec["boards"][name].pop("stacks", None)
+    return spec
+
+
+def at_tolerance_end(w, spec, piece, rank, weak):
+    """The piece's magnet as made at the weak (or strong) end of every tolerance."""
+    m = spec["magnets"][spec["rank_magnets"][rank]]
+    s = -1 if weak else 1
+    p = w.fld.pieces[piece]
+    p.br = spec["material"]["br_mt"] * (1 + s * spec["material"]["br_tolerance"])
+    p.radius = (m["d_mm"] + s * spec["spread"]["diameter_mm"]) / 2
+    p.seat = -s * spec["spread"]["seat_mm"]
+
+
+def on_axis_mt(spec, rank):
+    """A rank's nominal field on its sensor's axis at dog-6's space stack."""
+    m = spec["magnets"][spec["rank_magnets"][rank]]
+    return magnetics.bz_mt(spec["material"]["br_mt"], m["d_mm"] / 2, m["l_mm"],
+                           magnetics.stack_mm(spec, "dog-6", "space"), 0.0)
+
+
+def jester_between_kings(spec):
+    """dog-6's track space 40 (its neighbours 14.0 mm away, coords.json) on a sensor 0.5 mm low:
+    the jester's field, at the weak end of its tolerances and 0.8 mm off, with the strongest
+    kings upright on 39 and 41, as a fraction of the firmware's jester/empty edge (half the
+    jester's level of the king's field measured on that sensor)."""
+    w = World(3, config="hardware/variants/dog-6", cards="dog-cards", magnets=spec)
+    w.sensor_depth("40", 0.5)
+    for c in ("red", "blue", "green"):
+        at_tolerance_end(w, spec, c + "-1", "king", False)
+    at_tolerance_end(w, spec, "red-4", "jester", True)
+    w.lift("red:s1")
+    w.place("red-1", "40", off_mm=0)
+    king = w.field_mt("40")
+    w.lift("40")
+    w.lift("red:s4")
+    w.place("red-4", "40", off_mm=0.8)
+    for c, at in (("blue", "39"), ("green", "41")):
+        w.lift(c + ":s1")
+        w.place(c + "-1", at, off_mm=0)
+    level = on_axis_mt(spec, "jester") / on_axis_mt(spec, "king")
+    return w.field_mt("40") / king / (level / 2)
+
+
+def test_a_jester_between_two_kings_on_dog6s_real_pitch_reads_present():
+    # the crosstalk at coords.json's 14.0 mm: the second design's jester reads as empty there
+    # (the pitch_mm of 20 mm hid it), the design's stays clear of the edge
+    old = jester_between_kings(second_rank_design())
+    new = jester_between_kings(design())
+    check(old < 1.0, "the second design's jester reads %.2f of the empty edge" % old)
+    check(new > 1.2, "the design's jester reads %.2f of the empty edge" % new)
