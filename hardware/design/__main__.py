@@ -219,8 +219,7 @@ def cmd_sheet(args):
 
 def readme_readers_block(text):
     """The generated card readers block in hardware/README.md, or None without its markers."""
-    m = re.search(re.escape(READERS_BEGIN) + r"\n(.*?)" + re.escape(READERS_END), text, re.S)
-    return m.group(1) if m else None
+    return marked_block(text, READERS_BEGIN, READERS_END)
 
 
 def cmd_readers(args):
@@ -229,15 +228,9 @@ def cmd_readers(args):
     if not args.readme:
         sys.stdout.write(text)
         return 0
-    with open(README, encoding="utf-8") as f:
-        readme = f.read()
-    if readme_readers_block(readme) is None:
+    if not write_marked(README, READERS_BEGIN, READERS_END, text):
         print("hardware/README.md has no card-readers markers", file=sys.stderr)
         return 1
-    start = readme.index(READERS_BEGIN) + len(READERS_BEGIN) + 1
-    end = readme.index(READERS_END)
-    with open(README, "w", encoding="utf-8") as f:
-        f.write(readme[:start] + text + readme[end:])
     print("hardware/README.md: card readers updated")
     return 0
 
