@@ -14,8 +14,8 @@ import pytest
 
 from host_tools.sim.avenue_players import Players, same_game, public_of
 from shared_rules.protocol import Rules
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CARDS = json.load(open(os.path.join(ROOT, "shared_rules", "data", "agent-avenue-cards.json")))
 BOARD = json.load(open(os.path.join(ROOT, "shared_rules", "data", "agent-avenue-board.json")))
 

@@ -13,8 +13,8 @@ from hypothesis import given, settings, strategies as hs
 from shared_rules import randgame
 from firmware.places import Places, COUNTED, ANY
 from firmware.hal.scanner import EMPTY, UP, DOWN, FAULT, NO_BAND
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLASSES = (EMPTY, UP, DOWN, FAULT)
 
 

@@ -21,10 +21,10 @@ from firmware.cardmap import CardMap
 from firmware.view import View
 from firmware.hal.leds import Strip
 from firmware.hal.scanner import EMPTY, UP, DOWN
+from conftest import ROOT
 
 LAY = layout.load()
 CARDS = cards_mod.load()
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SENSORS = json.load(open(os.path.join(ROOT, "hardware", "sensors.json")))["sensors"]
 LEDS = json.load(open(os.path.join(ROOT, "hardware", "leds.json")))["leds"]
 NAMES = [s["loc"] for s in SENSORS]

@@ -8,10 +8,10 @@ import os
 import pytest
 
 from hardware.design import circuit, data, erc, gpio_check, power
+from conftest import ROOT
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FOLDER = os.path.join(HERE, "..", "hardware", "variants", "agent-avenue")
-RULES_BOARD = os.path.join(HERE, "..", "shared_rules", "data", "agent-avenue-board.json")
+FOLDER = os.path.join(ROOT, "hardware", "variants", "agent-avenue")
+RULES_BOARD = os.path.join(ROOT, "shared_rules", "data", "agent-avenue-board.json")
 SPACES = 14  # facts note: a ring of 14 spaces
 READERS = ("up", "down", "tap")
 RC522_CHIP_MA = 16.5  # MFRC522 datasheet: IDDD 6.5 + IDDA 10 mA, per module
@@ -88,7 +88,7 @@ def test_the_power_budget_counts_every_reader(variant, boards):
 
 
 def test_a_board_with_one_reader_has_no_more_cs_role():
-    pins = json.load(open(os.path.join(HERE, "..", "hardware", "pins.json")))
+    pins = json.load(open(os.path.join(ROOT, "hardware", "pins.json")))
     assert all(path != "nfc.more_cs" for path, _, _ in data.gpio_uses(pins))
 
 
@@ -99,6 +99,6 @@ def test_the_readme_carries_the_computed_power_budget(variant, boards):
         table.append(line)
         if line.startswith("| **USB-C input"):
             break
-    readme = open(os.path.join(HERE, "..", "hardware", "README.md"), encoding="utf-8").read()
+    readme = open(os.path.join(ROOT, "hardware", "README.md"), encoding="utf-8").read()
     section = readme[readme.index("## The Agent Avenue board"):]
     assert "\n".join(table) in section

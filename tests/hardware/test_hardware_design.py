@@ -12,8 +12,8 @@ import pytest
 
 from hardware.design import circuit, data, erc, outputs, power
 from hardware.design.__main__ import README, readme_budget_block
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HW = os.path.join(ROOT, "hardware")
 VARIANT_DIR = os.path.join(HW, "variants", "agent-dog-4")
 

@@ -8,8 +8,8 @@ import os
 import pytest
 
 from hardware.design import data, gpio_check
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PINS = data.load_json(os.path.join(ROOT, "hardware", "pins.json"))
 ESP = data.esp32()
 

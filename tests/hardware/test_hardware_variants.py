@@ -15,8 +15,8 @@ import pytest
 
 from hardware.design import circuit, data, erc, gpio_check, magnets
 from test_hardware_design import parts_of, pin, net_pins, socket_pin, strip_connector
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANTS = [os.path.basename(f) for f in data.variant_folders()]
 SCANS_PER_S = 50  # the scanner's rate (firmware/app.py, SCAN_MS = 20)
 ADC_US = 35  # one ADC1 read from MicroPython (docs/notes: ESP32, v1.15)

@@ -8,8 +8,8 @@ import os
 import pytest
 
 from host_tools import deploy as dp
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANT = os.path.join(ROOT, "hardware", "variants", "agent-avenue")
 
 

@@ -3,7 +3,6 @@ rules core (every decision, its pawn moves and the end), and a record that is wr
 refused whole with the one reason."""
 import copy
 import json
-import os
 import subprocess
 import sys
 
@@ -11,8 +10,7 @@ import pytest
 
 from host_tools.replay import replay, RecordError
 from host_tools.sim.avenue_players import Players
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from conftest import ROOT
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,8 @@ import os
 import re
 
 from host_tools.bench import common
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "host_tools", "bench")
 
 

@@ -10,8 +10,8 @@ import subprocess
 import pytest
 
 from host_tools import deploy as dp
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HW = os.path.join(ROOT, "hardware")
 AGENTBOARD = os.path.join(ROOT, ".venv", "bin", "agentboard")
 # docs/dog-rules.md: DOG and DOG Royal share one deck and play on dog-4 and dog-6; Agent DOG

@@ -25,8 +25,8 @@ from shared_rules.avenue.state import MARKET
 from shared_rules.avenue.tables import NONE
 from shared_rules.rng import Rng
 from test_web import board_events, kinds, page_events, slow_answers
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]

@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from conftest import ROOT, micropython_cmd
-from test_avenue_helpers import pos, recruit_pos, market_pos
+from avenuebook import pos, recruit_pos, market_pos
 
 GOOD = pos(deck=30)
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import ROOT, micropython_cmd
 from shared_rules.avenue import randgame, position, tables
 from shared_rules.avenue import move as M
-from test_avenue_helpers import MARKET
+from avenuebook import MARKET
 
 VARIANTS = [("simple", 1, 1), ("simple", 2, 1), ("simple", 1, 2), ("simple", 2, 2),
             ("advanced", 1, 1), ("advanced", 2, 1), ("advanced", 1, 2), ("advanced", 2, 2)]

@@ -2,8 +2,8 @@
 # LE CARTE MERCATO NERO"): the black market, every card's ability and every clarification, on
 # CPython and MicroPython. Black-market spaces 2, 5, 9, 12; homes green 0, blue 7 (facts note).
 # Expected numbers are counted by hand in the comments.
-from test_avenue_helpers import (recruit_pos, market_pos, applied, legal, error_of, of_type,
-                                 pawn_moves, end_of)
+from avenuebook import (recruit_pos, market_pos, applied, legal, error_of, of_type,
+                        pawn_moves, end_of)
 
 OTHERS = ["outpost", "spycation", "smoke_screen"]  # an offer without masterplan
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings, strategies as hs, HealthCheck
 from conftest import ROOT
 from shared_rules.protocol import Rules
 from shared_rules.avenue import randgame, position, tables
-from test_avenue_helpers import (STEPS, COPIES, AGENTS, ONGOING, INSTANT, MARKET, recruit_pos,
-                                 market_pos, steps, of_type, end_of, other)
+from avenuebook import (STEPS, COPIES, AGENTS, ONGOING, INSTANT, MARKET, recruit_pos,
+                        market_pos, steps, of_type, end_of, other)
 
 RULES = Rules()
 SETTINGS = settings(max_examples=200, deadline=None,
@@ -215,7 +215,7 @@ def test_random_games_end_and_every_position_reads_back(seed, advanced, seats):
 
 
 def test_the_test_tables_are_the_data_files():
-    # the tests count with the facts as written in test_avenue_helpers; the core reads its data
+    # the tests count with the facts as written in avenuebook; the core reads its data
     # files: they must say the same, or one of them was edited alone
     tb = tables.load()
     for a in AGENTS:

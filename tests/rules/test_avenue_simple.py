@@ -1,9 +1,9 @@
 # Agent Avenue, simple mode (seed 002 "Modalità Semplice" and its "PROMEMORIA E CHIARIMENTI"):
 # a scenario for every rule and clarification. Every request runs on CPython and on MicroPython
 # (`both`), and the expected numbers are counted by hand from the seed and the card table in
-# test_avenue_helpers.STEPS (the facts the card pictures held).
-from test_avenue_helpers import (pos, recruit_pos, applied, apply, legal, error_of, of_type,
-                                 pawn_moves, end_of, steps)
+# avenuebook.STEPS (the facts the card pictures held).
+from avenuebook import (pos, recruit_pos, applied, apply, legal, error_of, of_type,
+                        pawn_moves, end_of, steps)
 
 
 # -- setup and the decisions of each phase ------------------------------------------------------

@@ -2,8 +2,8 @@
 # PER LA VARIANTE A SQUADRE"): 4 players (2 against 2) and 3 players (2 against 1), simple and
 # advanced, on CPython and MicroPython. Hands and discards are per seat: hands {side: [seat 0,
 # seat 1]}.
-from test_avenue_helpers import (pos, recruit_pos, market_pos, applied, legal, error_of, of_type,
-                                 pawn_moves, end_of, apply)
+from avenuebook import (pos, recruit_pos, market_pos, applied, legal, error_of, of_type,
+                        pawn_moves, end_of, apply)
 
 TEAMS = {"green": 2, "blue": 2}
 GREEN_TEAM = {"green": 2, "blue": 1}

@@ -1,14 +1,16 @@
 # The move generator's own contract: early exit leaves the position untouched, and the
 # Partner 4 enumeration gives each distinct outcome (compared with a brute-force walk).
 import json
+import os
 
 from shared_rules import layout, cards as cards_mod, position, movegen, split
 from shared_rules.move import legal_moves
 from rulebook import position as pos_json
+from conftest import ROOT
 
 LAY = layout.load()
 CARDS = cards_mod.load()
-BENCH = json.load(open(__file__.rsplit("/", 2)[0] + "/host_tools/bench/positions.json"))
+BENCH = json.load(open(os.path.join(ROOT, "host_tools", "bench", "positions.json")))
 
 
 def state(obj):

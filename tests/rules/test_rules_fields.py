@@ -11,7 +11,7 @@ import pytest
 
 import dogbook
 import rulebook
-from test_avenue_helpers import pos as avenue_pos, recruit_pos, market_pos
+from avenuebook import pos as avenue_pos, recruit_pos, market_pos
 from test_parity import positions_of_a_game
 
 AGENT_DOG = rulebook.position

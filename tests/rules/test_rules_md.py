@@ -10,7 +10,10 @@ import re
 from conftest import ROOT
 
 RULES_MD = os.path.join(ROOT, "shared_rules", "RULES.md")
-TESTS = os.path.join(ROOT, "tests")
+# the tests RULES.md cites are the rules core's, all in tests/rules/ (it says so): a bare
+# `test_x.py` is there, and so is a `tests/rules/test_x.py`
+TESTS_DIR = "tests/rules/"
+TESTS = os.path.join(ROOT, *TESTS_DIR.split("/"))
 CODE_DIRS = [os.path.join(ROOT, "shared_rules"), os.path.join(ROOT, "shared_rules", "avenue")]
 
 ALIAS = re.compile(r"`(test_\w+\.py)`\s+is\s+`([\w-]+)`")
@@ -59,8 +62,8 @@ def citations(md):
             where, name = m.groups()
             if where:
                 current = alias.get(where, where)
-                if current.startswith("tests/"):
-                    current = current[len("tests/"):]
+                if current.startswith(TESTS_DIR):
+                    current = current[len(TESTS_DIR):]
                 if not current.endswith(".py"):
                     current += ".py"
             assert current is not None, "line %d: %s names no file before it" % (no, token)
