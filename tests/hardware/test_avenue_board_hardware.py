@@ -10,6 +10,9 @@ import pytest
 from hardware.design import circuit, data, erc, gpio_check, power
 from conftest import ROOT
 
+# SKiDL builds the circuit
+pytestmark = pytest.mark.hardware
+
 FOLDER = os.path.join(ROOT, "hardware", "variants", "agent-avenue")
 RULES_BOARD = os.path.join(ROOT, "shared_rules", "data", "agent-avenue-board.json")
 SPACES = 14  # facts note: a ring of 14 spaces

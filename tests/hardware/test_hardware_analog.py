@@ -9,6 +9,9 @@ import pytest
 
 from hardware.design import circuit, data
 
+# SKiDL builds the circuit
+pytestmark = pytest.mark.hardware
+
 ANALOG = data.load_json(os.path.join(data.DESIGN_DIR, "analog.json"))
 LIB = data.parts()
 VARIANTS = [os.path.basename(f) for f in data.variant_folders()]

@@ -18,6 +18,9 @@ from simp_sexp import Sexp
 from hardware.design import data, kicad_lib
 from hardware.design.__main__ import main
 
+# SKiDL builds the circuit (and KiCad's libraries check its parts)
+pytestmark = pytest.mark.hardware
+
 VARIANTS = [os.path.basename(f) for f in data.variant_folders()]
 BOM_HEADER = ["board", "reference", "value", "part number", "footprint", "quantity", "why"]
 CONNECTION_HEADER = ["pin", "signal", "net", "on this board", "mates with"]

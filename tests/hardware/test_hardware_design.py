@@ -14,6 +14,9 @@ from hardware.design import circuit, data, erc, outputs, power
 from hardware.design.__main__ import README, readme_budget_block
 from conftest import ROOT
 
+# SKiDL builds the circuit
+pytestmark = pytest.mark.hardware
+
 HW = os.path.join(ROOT, "hardware")
 VARIANT_DIR = os.path.join(HW, "variants", "agent-dog-4")
 

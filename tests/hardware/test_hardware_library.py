@@ -7,6 +7,9 @@ import pytest
 
 from hardware.design import circuit, data, kicad_lib
 
+# SKiDL builds the circuit (and KiCad's libraries check its parts)
+pytestmark = pytest.mark.hardware
+
 LIB = data.parts()
 PACKAGES = sorted(LIB["packages"])
 PLACEHOLDER_NAMES = ("~",)

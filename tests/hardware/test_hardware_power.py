@@ -19,6 +19,9 @@ from host_tools.sim import supply
 from host_tools.sim.world import World
 from host_tools.sim import worlds
 
+# SKiDL builds the circuit
+pytestmark = pytest.mark.hardware
+
 VARIANTS = [os.path.basename(f) for f in data.variant_folders()]
 LIB = data.parts()
 SIM = supply.load_sim_data()

@@ -7,7 +7,7 @@
 # are traced through the generated nets, the ERC and the GPIO check fail on each variant's
 # wiring mistakes, and hardware/README.md carries each variant's computed power budget. Also
 # the rank magnets' design figures (hardware/design/magnets.json). What `make hardware` writes
-# for each variant: tests/test_hardware_build.py.
+# for each variant: tests/hardware/test_hardware_build.py.
 import copy
 import os
 
@@ -16,6 +16,9 @@ import pytest
 from hardware.design import circuit, data, erc, gpio_check, magnets
 from test_hardware_design import parts_of, pin, net_pins, socket_pin, strip_connector
 from conftest import ROOT
+
+# SKiDL builds the circuit
+pytestmark = pytest.mark.hardware
 
 VARIANTS = [os.path.basename(f) for f in data.variant_folders()]
 SCANS_PER_S = 50  # the scanner's rate (firmware/app.py, SCAN_MS = 20)
@@ -42,7 +45,7 @@ def variant(request):
 
 
 # the track games' boards: their locations follow a rules-core track layout (the Agent Avenue
-# board's 14 spaces are checked by tests/test_avenue_board_hardware.py)
+# board's 14 spaces are checked by tests/hardware/test_avenue_board_hardware.py)
 TRACK_VARIANTS = [v for v in VARIANTS if os.path.exists(
     os.path.join(ROOT, "shared_rules", "data", v + ".json"))]
 
@@ -144,7 +147,7 @@ def test_the_scan_reads_every_sensor_fifty_times_a_second_on_adc_time(variant):
 
 def test_the_rank_bands_lie_far_apart_in_noise_and_in_spread():
     # each rank's field about half the next one's; the margins over the whole tolerance box
-    # (placement, sensor height, the pieces' tolerances, crosstalk): tests/test_hardware_magnets
+    # (placement, sensor height, the pieces' tolerances, crosstalk): test_hardware_magnets
     rs = magnets.ranks()
     assert [r["rank"] for r in rs] == ["king", "knight", "citizen", "jester"]
     assert all(a["field_mt"] > 1.75 * b["field_mt"] for a, b in zip(rs, rs[1:]))
