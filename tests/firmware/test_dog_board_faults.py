@@ -1,5 +1,5 @@
-# Faults on the DOG boards, as tests/test_referee.py and tests/test_power.py play them on the
-# Agent DOG board: the real firmware on the MicroPython unix port against the simulated 4- and
+# Faults on the DOG boards, as tests/firmware/test_referee.py and test_power.py play them on
+# the Agent DOG board: the real firmware on the MicroPython unix port against the simulated 4- and
 # 6-seat DOG boards, hands acting through the simulator's control channel
 # (docs/board-protocols.md, section 2). Noise on sensors, a piece slid along the track (on the
 # 6-seat board across its multiplexers and its two banks), a dead sensor under a piece, bumped

@@ -185,7 +185,7 @@ def test_the_royal_games_used_every_power_of_the_ranks(games):
         if g["game"] == "dog-royal":
             seen |= rank_powers(g["moves"])
     # (a king taking a king did not happen in these five games; the rules core's scenario
-    # tests cover it, tests/test_dog_royal.py)
+    # tests cover it, tests/rules/test_dog_royal.py)
     wanted = {"a knight passes a piece on its own start space", "a green card passes a higher "
               "rank", "the own start space takes a king",
               "a citizen jumps on", "a special space draws", "a jester enters home short",

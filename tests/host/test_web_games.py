@@ -289,7 +289,7 @@ def test_a_whole_game_on_the_dog_page_in_words(site, game, board, seed):
         game, turns, s.reader.looks, s.reader.spent, seconds))
 
 
-# -- the Agent Avenue board: tests/test_web_avenue.py's players, reading the line first ---------
+# -- the Agent Avenue board: test_web_avenue.py's players, reading the line first ---------------
 class GuidedPlayers(PagePlayers):
     """The random players of shared_rules/avenue/randgame.py at the page (tests/
     test_web_avenue.py), each decision taken by the side the guidance line names, each pawn

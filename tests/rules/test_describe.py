@@ -306,7 +306,7 @@ def test_the_words_do_not_depend_on_who_is_undercover():
     """Positions of whole games and the same boards with the colours under the undercover
     pieces permuted: the words of every console line the referee writes while players tap
     cards, lift pieces, swap and take back, up to the line the rules reveal a colour in, are
-    the same (tests/test_secrecy.py runs the referee)."""
+    the same (tests/firmware/test_secrecy.py runs the referee)."""
     from shared_rules.rng import Rng
     from test_secrecy import outputs, permuted, positions_of_whole_games, scripts_for, \
         until_revealed
@@ -336,7 +336,8 @@ def said_of(lines):
 @pytest.mark.micropython
 def test_the_words_do_not_depend_on_the_face_down_card():
     """A game up to a play, the face-down card each of three agents: the words of every event
-    the board writes up to the recruit are the same (tests/test_avenue_board_secrecy.py)."""
+    the board writes up to the recruit are the same (tests/firmware/
+    test_avenue_board_secrecy.py)."""
     from test_avenue_board_secrecy import downs_possible, outputs, to_the_play
     p, mv = to_the_play(3, "advanced", (2, 1), 1)
     st = p.st
