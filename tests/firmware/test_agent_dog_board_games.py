@@ -5,7 +5,7 @@ import pytest
 
 from host_tools.sim.players import Table, Players
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.slow]  # whole games
 
 GAMES = [(2, 1), (3, 2), (4, 1)]
 

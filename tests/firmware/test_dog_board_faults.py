@@ -450,6 +450,7 @@ def kill_during(table, wait_ms, after_s):
     table.wait(CUT_SETTLE_MS)
 
 
+@pytest.mark.slow
 def test_random_power_cuts_never_corrupt_a_6_player_royal_game_on_the_6_seat_board():
     seed = 1
     rng = random.Random(seed)

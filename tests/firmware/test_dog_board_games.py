@@ -13,7 +13,7 @@ from shared_rules import movegen
 from shared_rules.apply import apply as rules_apply
 from shared_rules.cards import STEPS
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.slow]  # whole games for 2 to 6 players
 
 # (game, players, seed): every player count of both games; seeds chosen only so that the games
 # stay short, never to hide a failure (any seed must pass)

@@ -14,7 +14,7 @@ from shared_rules import movegen
 from shared_rules.cards import SPLIT
 from shared_rules.move import legal_moves
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.slow]  # whole games
 
 SPLIT_REACH = 7  # no split segment goes further than the 7's seven steps
 WANTED = {"dog-royal": ("jump", "capture"), "agent-dog": ("split", "capture")}

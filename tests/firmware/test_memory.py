@@ -9,7 +9,7 @@ import pytest
 
 from host_tools.sim.players import Table, Players
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.slow]  # whole games, one as .mpy
 
 
 def test_no_heap_growth_over_consecutive_games():

@@ -14,7 +14,7 @@ import pytest
 
 from host_tools.sim.players import Table, Players, TableError
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.slow]  # power cuts across whole games
 
 
 def cut_during(table, wait_ms, after_s):

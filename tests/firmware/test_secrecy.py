@@ -9,6 +9,8 @@ import json
 import os
 import tempfile
 
+import pytest
+
 from shared_rules import layout, cards as cards_mod, randgame
 from shared_rules.rng import Rng
 from firmware import referee
@@ -216,6 +218,7 @@ def positions_of_whole_games():
     return found
 
 
+@pytest.mark.slow
 def test_nothing_emitted_depends_on_who_is_undercover():
     # every console byte and LED frame, compared raw: the order of keys in an answer would
     # tell as much as a value

@@ -19,7 +19,7 @@ from hardware.design import data, kicad_lib
 from hardware.design.__main__ import main
 
 # SKiDL builds the circuit (and KiCad's libraries check its parts)
-pytestmark = pytest.mark.hardware
+pytestmark = [pytest.mark.hardware, pytest.mark.slow]  # builds every variant
 
 VARIANTS = [os.path.basename(f) for f in data.variant_folders()]
 BOM_HEADER = ["board", "reference", "value", "part number", "footprint", "quantity", "why"]

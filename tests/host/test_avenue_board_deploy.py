@@ -49,6 +49,7 @@ def test_an_unknown_board_is_refused_with_a_reason():
         dp.build(board="nope")
 
 
+@pytest.mark.slow
 @pytest.mark.micropython
 def test_a_virtual_agent_avenue_board_takes_the_deploy_and_referees_its_game():
     # `agentboard virtual --game agent-avenue` then `deploy --board agent-avenue`, as a maker

@@ -22,6 +22,8 @@ from host_tools.virtual.device import VirtualDevice
 from host_tools.virtual.link import VirtualLink
 from shared_rules.apply import apply as rules_apply
 
+pytestmark = pytest.mark.slow  # each test deploys to a virtual board
+
 AGENTBOARD = os.path.join(ROOT, ".venv", "bin", "agentboard")
 MPREMOTE = os.path.join(ROOT, ".venv", "bin", "mpremote")
 

@@ -67,6 +67,7 @@ def test_the_cli_offers_the_boards_and_defaults_to_agent_dog():
     assert bad.returncode == 2 and "invalid choice: 'dog-8'" in bad.stderr
 
 
+@pytest.mark.slow
 def test_a_deployed_dog_board_runs_the_dog_games_on_its_layout():
     # a virtual 4-seat DOG board, deployed as a maker does it: the firmware reads its layout
     # from config/variant.json (docs/dog-rules.md: 2-4 players on dog-4; docs/board-protocols.md

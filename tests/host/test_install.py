@@ -14,6 +14,8 @@ import pytest
 from conftest import ROOT
 from host_tools.cli import parser
 
+pytestmark = pytest.mark.slow  # a fresh virtual environment
+
 SIM_PAGE_WAIT_S = 120
 
 

@@ -39,7 +39,7 @@ from shared_rules.avenue import move as M
 from shared_rules.avenue.apply import apply as avenue_apply
 from test_dog_board_putright import reached
 
-pytestmark = pytest.mark.micropython
+pytestmark = [pytest.mark.micropython, pytest.mark.slow]  # whole games on every board
 
 HAND_OPS = ("lift", "place", "flip", "card", "card_off", "discard", "press")
 SHORT_NOISE_MS = (20, 60)  # under the scanner's four-scan debounce (80 ms): never a piece

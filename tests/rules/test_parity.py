@@ -47,6 +47,7 @@ def positions_of_a_game(seed, players, every=7, game="agent-dog"):
     return seen[::every]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_protocol_answers_agree_on_positions_from_real_games(both, players):
     asked = 0
@@ -66,6 +67,7 @@ DOG_CARDS = ["2", "3", "4", "5", "6", "8", "9", "10", "12", "1-7", "1/11", "13",
              "magnet", "copy"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game,players", [("dog", 4), ("dog", 5), ("dog-royal", 3),
                                           ("dog-royal", 6)])
 def test_dog_protocol_answers_agree_on_positions_from_real_games(both, game, players):

@@ -157,6 +157,7 @@ def _canonical(move):
     return sorted(move.items(), key=lambda kv: kv[0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(TRACK_CARDS))
 def test_a_listed_move_with_a_stray_field_is_illegal_on_positions_of_a_real_game(both, game):
     refused = 0
