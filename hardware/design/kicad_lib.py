@@ -1,6 +1,6 @@
 """Reads pins from KiCad 6 symbol libraries and pads from KiCad footprint libraries.
 
-Only what the cross-check in tests/test_hardware_library.py needs: the part definitions in
+Only what the cross-check in tests/hardware/test_hardware_library.py needs: the part definitions in
 parts.json are checked against the KiCad libraries so the netlist imports into KiCad's PCB
 editor (every pin number is a pad of the footprint) and the pin numbering agrees with KiCad's
 own librarians. The files are s-expressions; a symbol's block is found by its name and read with

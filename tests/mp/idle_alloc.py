@@ -1,4 +1,4 @@
-# Runs on MicroPython (tests/test_memory.py): how many heap bytes the scan loop makes when
+# Runs on MicroPython (tests/firmware/test_memory.py): how many heap bytes the scan loop makes when
 # nothing happens on the board. An ESP32 at 50 scans a second that made even 100 bytes a scan
 # would fill a 100 KB heap with garbage every 20 s, and every collection that follows is a
 # stall of the scan and a chance for long-lived objects to land between the holes.
