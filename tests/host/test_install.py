@@ -165,7 +165,8 @@ def test_make_setup_says_each_step_in_a_line(tmp_path):
     (tools / "python3").write_text(FAKE_PYTHON3)
     (tools / "python3").chmod(0o755)
     env = dict(os.environ, PATH="%s:%s" % (tools, os.environ["PATH"]))
-    env.pop("MAKEFLAGS", None)
+    for var in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS"):  # under `make test`: a make of its own,
+        env.pop(var, None)                          # not a sub-make that names its folder
     out = subprocess.run(["make", "setup"], cwd=tmp_path, env=env, capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 0, out.stderr
