@@ -11,6 +11,11 @@ CHROMIUM := /usr/bin/chromium
 KICAD_SYMBOLS := /usr/share/kicad/symbols/74xx.kicad_sym
 KICAD_FOOTPRINTS := /usr/share/kicad/footprints/Package_SO.pretty
 
+# pytest workers: two per core. A third of a worker's time goes waiting on the MicroPython
+# child processes it drives (the simulated boards) and on their answers, so one worker per
+# core left the cores idle (139 % of 200 % on a 2-core machine); WORKERS=N to choose.
+WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
+
 .PHONY: help setup sim demo test test-fast typecheck test-py bench browser kicad-libs hardware clean
 
 help:
@@ -80,7 +85,7 @@ hardware: setup
 	$(PY) -m hardware.design template --all --paper a4 --paper letter
 
 test-py: setup browser kicad-libs
-	$(PY) -m pytest -n auto --dist loadfile $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 test: typecheck test-py
 
@@ -88,7 +93,7 @@ test: typecheck test-py
 FAST := not slow and not browser
 
 test-fast: setup kicad-libs
-	$(PY) -m pytest -n auto --dist loadfile -m "$(FAST)" $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(WORKERS) --dist loadfile -m "$(FAST)" $(PYTEST_ARGS)
 
 bench: setup
 	@command -v valgrind >/dev/null || { echo "installing valgrind (Debian package)"; \
