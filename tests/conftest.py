@@ -98,3 +98,20 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if BROWSER_FIXTURE in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
+
+
+CHROMIUM = "/usr/bin/chromium"  # Debian's: Playwright's own download is not reachable here
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium through Playwright, one per test module (the page tests)."""
+    from playwright.sync_api import sync_playwright
+    assert os.path.exists(CHROMIUM), "Debian's chromium is missing: `make test` installs it"
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -18,10 +18,7 @@ from host_tools.web.server import serve
 from host_tools.web.twin import Twin
 from shared_rules import layout
 
-CHROMIUM = "/usr/bin/chromium"
 PIECE_NAME = re.compile(r"\b(red|blue|green|yellow)-[1-4]\b")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 VIEWPORT = {"width": 1280, "height": 720}  # the page must fit it without scrolling
 LAY = layout.load()
 
@@ -46,16 +43,6 @@ class Site:
         self.page.close()
         self.httpd.shutdown()
         self.twin.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    assert os.path.exists(CHROMIUM), "Debian's chromium is missing: `make test` installs it"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -27,9 +27,6 @@ from shared_rules.rng import Rng
 from test_web import board_events, kinds, page_events, slow_answers
 from conftest import ROOT
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 VIEWPORT = {"width": 1280, "height": 720}
 TB = tables.load()
 with open(os.path.join(ROOT, "shared_rules", "data", "agent-avenue-board.json")) as f:
@@ -72,16 +69,6 @@ class Site:
             self.page.close()
         self.httpd.shutdown()
         self.twin.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    assert os.path.exists(CHROMIUM), "Debian's chromium is missing: `make test` installs it"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

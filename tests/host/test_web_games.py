@@ -23,7 +23,7 @@ from shared_rules.describe_avenue import acting
 from shared_rules.describe_base import cap, where
 from shared_rules.move import legal_moves
 from shared_rules.state import new_game
-from test_web import ARGS, CHROMIUM, VIEWPORT, board_seq, board_since, until
+from test_web import VIEWPORT, board_seq, board_since, until
 from test_web_avenue import PagePlayers, act, firmware, new_game as avenue_new_game
 
 SPEED = 4  # board time runs 4 times the wall clock (the twins' ticks are 200 board ms)
@@ -52,15 +52,6 @@ LINES = """async () => {
         .filter(e => e.scrollWidth > e.clientWidth).map(e => e.id + ": " + e.textContent);
     return out;
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 class Reader:
