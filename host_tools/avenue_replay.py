@@ -8,7 +8,6 @@ from shared_rules.errors import BadInput
 from shared_rules.avenue import legality, randgame
 from shared_rules.avenue import move as M
 from shared_rules.avenue.apply import apply
-from shared_rules.avenue.state import MARKET
 
 
 class RecordError(Exception):
@@ -23,7 +22,7 @@ def replay_record(tb, st, rec, turns, name="the record"):
     for n, turn in enumerate(turns, 1):
         if st.winner >= 0:
             raise RecordError("%s: turn %d comes after the game ended" % (name, n))
-        side = tb.sides[st.pending[0] if st.phase == MARKET else st.active]
+        side = tb.sides[st.who_acts()]
         if turn["side"] != side:
             raise RecordError("%s: turn %d is %s's, but %s decides there" % (
                 name, n, turn["side"], side))

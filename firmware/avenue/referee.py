@@ -345,7 +345,7 @@ class Referee:
         down = self.pad_kind[DOWN]
         if up == NO_KIND or down == NO_KIND:
             return
-        if up == down and not self.forced:
+        if not legality.pair_allowed(up, down, self.forced):
             self._reject(DOWN, "the two cards must bear different names; if every card in "
                                "the hand bears this name, hold confirm to say so")
             return
@@ -409,7 +409,7 @@ class Referee:
                 self.mk[0] = c
                 self.emit({"event": "tap", "what": want, "card": tb.market_names[c]})
             else:
-                if st.offer_slot(c) >= 0 or st.has(0, c) or st.has(1, c) or c == self.mk[0]:
+                if not st.in_market_deck(c):  # (the card taken, mk[0], lies in the offer)
                     self._reject(TAP, "%s is not in the market deck" % tb.market_names[c])
                     return
                 self.mk[1] = c
@@ -460,7 +460,7 @@ class Referee:
             return False
         if st.phase == RECRUIT:
             return self._declare_taken()
-        side = st.pending[0] if st.phase == MARKET else st.active
+        side = st.who_acts()
         if st.seats[side] < 2:
             return False
         if st.phase == PLAY and self.pad[DOWN] == NO_CARD or \
@@ -527,7 +527,7 @@ class Referee:
         except BadInput as e:
             self._reject(TAP if mv.kind in (M.DISCARD, M.MARKET) else DOWN, e.reason)
             return False
-        side = st.pending[0] if st.phase == MARKET else st.active
+        side = st.who_acts()
         line = {"side": tb.sides[side], "move": M.to_json(tb, st, mv)}
         if mv.kind == M.PLAY:
             line["pad"] = " " * (self.longest - len(tb.agent_names[mv.down]))
@@ -535,7 +535,7 @@ class Referee:
         new, events = apply(st, mv)
         self.offsets.append(self.store.append(line))  # saved before it is acknowledged
         self.st = new
-        if (new.pending[0] if new.phase == MARKET else new.active) != side:
+        if new.who_acts() != side:
             self.seat = 0  # another side acts now: its seat 0 is lit first
         moved = False
         for ev in events:

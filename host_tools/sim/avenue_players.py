@@ -179,15 +179,12 @@ class Players:
             self.wait(MOVE_MS)
 
     # -- one decision -----------------------------------------------------------------------
-    def side_acting(self, st):
-        return st.pending[0] if st.phase == MARKET else st.active
-
     def choose(self):
         return randgame.choose(self.st, self.table, self.rng)
 
     def light_seat(self, seat):
         """A team's players pass the lit seat until it is the one that acts."""
-        side = self.side_acting(self.st)
+        side = self.st.who_acts()
         if self.st.seats[side] == 2 and self.lit != seat:
             self.press("confirm")
             self.lit = seat
@@ -276,7 +273,7 @@ class Players:
         self.st = new
         if new.phase == PLAY and mv.kind != M.DISCARD:
             self.lit = 0  # a new turn lights seat 0
-        if new.phase == MARKET and self.side_acting(new) != self.side_acting(st):
+        if new.phase == MARKET and new.who_acts() != st.who_acts():
             self.lit = 0
         self.decisions += 1
         return events

@@ -21,6 +21,12 @@ def may_discard(st, seat):
             and st.discards[side * st.tb.max_seats + seat] > 0 and st.hand(side, seat) > 0)
 
 
+def pair_allowed(up, down, forced):
+    """The two cards of a play bear different names ('Le 2 carte devono avere nome diverso'),
+    or the same name when forced: every card in the hand bears it."""
+    return up != down or forced
+
+
 def needed_to_play(st, side):
     """Cards each seat of the side needs to play: both cards alone, one each in a team (the
     same numbers decide "cards out")."""
@@ -93,7 +99,7 @@ def _check_play(st, mv):
             if st.hand(side, seat) < 1:
                 raise illegal("play: seat %d holds no card" % seat)
     same = mv.up == mv.down
-    if same and not mv.forced:
+    if not pair_allowed(mv.up, mv.down, mv.forced):
         raise illegal("play: the two cards must have different names ('Le 2 carte devono avere "
                       "nome diverso'); identical names only with forced (every card in the hand "
                       "bears that name)")
@@ -109,7 +115,7 @@ def _check_play(st, mv):
 
 def _check_market(st, mv):
     tb = st.tb
-    side = st.pending[0]
+    side = st.who_acts()
     c = mv.card
     if st.offer_slot(c) < 0:
         raise illegal("market: %s is not in the offer" % tb.market_names[c])
@@ -121,7 +127,7 @@ def _check_market(st, mv):
         if st.market_deck == 0:
             raise illegal("market: the market deck is empty; refill must be null")
         r = mv.refill
-        if r == c or st.offer_slot(r) >= 0 or st.has(0, r) or st.has(1, r):
+        if not st.in_market_deck(r):  # (the card taken lies in the offer: never the refill)
             raise illegal("market: %s cannot be the refill, it is not in the market deck"
                           % tb.market_names[r])
     if not 0 <= mv.seat < st.seats[side]:

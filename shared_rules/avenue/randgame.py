@@ -7,7 +7,7 @@ from shared_rules.rng import Rng
 from shared_rules.avenue import tables, legality
 from shared_rules.avenue import move as M
 from shared_rules.avenue.apply import apply
-from shared_rules.avenue.state import new_game, PLAY, RECRUIT, MARKET, SIDES
+from shared_rules.avenue.state import new_game, PLAY, RECRUIT, SIDES
 from shared_rules.avenue.tables import (NONE, RECRUIT_TOP, RECRUIT_HAND_NAMED, RECRUIT_HAND_NEW,
                                         RECRUIT_HAND_PAIR, TAKE_BACK, STEAL)
 
@@ -114,7 +114,7 @@ def _choose_play(st, table, rng):
 
 def _choose_market(st, table, rng):
     tb = st.tb
-    side = st.pending[0]
+    side = st.who_acts()
     card = _pick(rng, [c for c in st.offer if c != NONE])
     refill = table.market.pop() if table.market else NONE
     seat = rng.below(st.seats[side])
@@ -189,7 +189,7 @@ def describe(tb, st, mv, events):
     the words of shared_rules/describe.py."""
     from shared_rules import describe_avenue as words
     from shared_rules.describe import printed
-    side = tb.sides[st.pending[0] if st.phase == MARKET else st.active]
+    side = tb.sides[st.who_acts()]
     lines = ["%-5s %s" % (side, words.decision(M.to_json(tb, st, mv)))]
     for ev in events:
         if ev["type"] not in words.SAID_BY_DECISION:

@@ -89,11 +89,22 @@ class State:
                 return i
         return -1
 
+    def in_market_deck(self, card):
+        """Whether a black-market card may lie in the market deck: it is neither in the offer
+        nor an ongoing card in front of a side. (A position does not keep the instants already
+        used, so one of them is not told apart from a card of the deck.)"""
+        return self.offer_slot(card) < 0 and not self.has(0, card) and not self.has(1, card)
+
     def offer_empty(self):
         for c in self.offer:
             if c != NONE:
                 return False
         return True
+
+    def who_acts(self):
+        """The side that decides now: in the market the first side still to take (the active
+        side first, a chain keeps its side first), else the active side."""
+        return self.pending[0] if self.phase == MARKET else self.active
 
     def kinds_in_play(self, side):
         n = 0

@@ -35,13 +35,12 @@ def assert_refused(path, *fragments):
 def avenue_record(seed=5, advanced=True, seats=(1, 1)):
     """A whole random game of Agent Avenue written as the board exports it."""
     from shared_rules.avenue import randgame, tables, move
-    from shared_rules.avenue.state import MARKET
     tb = tables.load()
     _, _, st = randgame.start(tb, seed, advanced, seats)
     turns = []
 
     def report(before, mv, events):
-        side = before.pending[0] if before.phase == MARKET else before.active
+        side = before.who_acts()
         turns.append({"side": tb.sides[side], "move": move.to_json(tb, before, mv)})
 
     randgame.play(seed, advanced, seats, report=report)

@@ -21,7 +21,6 @@ from host_tools.web.avenue_twin import AvenueTwin
 from host_tools.web.server import serve
 from shared_rules.avenue import move as M
 from shared_rules.avenue import position, randgame, tables
-from shared_rules.avenue.state import MARKET
 from shared_rules.avenue.tables import NONE
 from shared_rules.rng import Rng
 from test_web import board_events, kinds, page_events, slow_answers
@@ -271,7 +270,7 @@ class PagePlayers:
         st = position.parse(TB, pos)
         table = self.table()
         mv = randgame.choose(st, table, self.rng)
-        side = TB.sides[st.pending[0] if st.phase == MARKET else st.active]
+        side = TB.sides[st.who_acts()]
         if mv.kind == M.DISCARD:
             self.light(mv.seat)
             h = self.handle(TB.agent_names[table.discarded[-1]], [self.hand(side, mv.seat)])
