@@ -5,8 +5,7 @@ import json
 
 from firmware.hal import calibration, measure
 from firmware.hal.scanner import NAMES, NO_BAND
-
-RANK_NAMES = ("king", "knight", "citizen", "jester")
+from shared_rules.ranks import RANKS
 SPOT_MARK = ":s"  # start-area spots are named COLOUR:s1 .. COLOUR:s4
 # a spot's neighbours together take a few per cent of its reading; past a quarter the
 # variant's figures are wrong (and the correction's rounds would not settle)
@@ -18,7 +17,7 @@ def _spot(loc):
     cut = loc.find(SPOT_MARK)
     if cut > 0:
         k = int(loc[cut + len(SPOT_MARK):]) - 1
-        if 0 <= k < len(RANK_NAMES):
+        if 0 <= k < len(RANKS):
             return loc[:cut], k
     return None
 
@@ -41,7 +40,7 @@ def spot_groups(locations):
         s = _spot(locations[i])
         if s is not None:
             if s[0] not in groups:
-                groups[s[0]] = [-1] * len(RANK_NAMES)
+                groups[s[0]] = [-1] * len(RANKS)
             groups[s[0]][s[1]] = i
     return list(groups.values())
 
@@ -55,7 +54,7 @@ def rank_crosstalk(board):
     c = info.get("rank_crosstalk")
     if c is None:
         return None
-    n = len(RANK_NAMES)
+    n = len(RANKS)
     if type(c) is not list or len(c) != n * n or any(type(v) is not int for v in c):
         raise ValueError("the variant's rank_crosstalk must list %d whole numbers" % (n * n))
     for k in range(n):
@@ -107,8 +106,8 @@ def command(board, cmd):
                 "out_of_range": [board.locations[i] for i in bad]}
     if step == "ranks":
         c = board.calib
-        return {"ok": True, "step": step, "pieces": dict(zip(RANK_NAMES, counts)),
-                "levels": dict(zip(RANK_NAMES, [round(v, 3) for v in c.levels])),
+        return {"ok": True, "step": step, "pieces": dict(zip(RANKS, counts)),
+                "levels": dict(zip(RANKS, [round(v, 3) for v in c.levels])),
                 "king_up": c.king_up, "king_down": c.king_down}
     return {"ok": True, "step": step, "upright": ups, "upside_down": downs,
             "weak": [board.locations[i] for i in board.calib.weak()]}
@@ -128,10 +127,10 @@ def pieces_ranks(board, ranks):
     for loc in ranks:
         if type(loc) is not str or loc not in board.index:
             return None, _bad("%r is not a location of this board" % (loc,))
-        if ranks[loc] not in RANK_NAMES:
+        if ranks[loc] not in RANKS:
             return None, _bad("the rank on %s is %r: ranks are %s" % (
-                loc, ranks[loc], ", ".join(RANK_NAMES)))
-        out[board.index[loc]] = RANK_NAMES.index(ranks[loc])
+                loc, ranks[loc], ", ".join(RANKS)))
+        out[board.index[loc]] = RANKS.index(ranks[loc])
     return out, None
 
 
@@ -156,12 +155,12 @@ def sensor_parts(board):
     if c.ranked:
         band = getattr(sc, "band", None)
         yield ', "rank": %s' % json.dumps(
-            [RANK_NAMES[band[i]] if band is not None and band[i] != NO_BAND else None
+            [RANKS[band[i]] if band is not None and band[i] != NO_BAND else None
              for i in range(c.n)])
         yield ', "up_edge": %s, "dn_edge": %s' % (json.dumps(list(c.up_edge)),
                                                    json.dumps(list(c.dn_edge)))
         yield ', "ranks": %s' % json.dumps({"levels": c.levels, "king_up": c.king_up,
-                                            "king_down": c.king_down, "names": RANK_NAMES})
+                                            "king_down": c.king_down, "names": RANKS})
     yield ', "ranked_board": %s' % ("true" if ranked_board(board) else "false")
     yield ', "fault_lo": %d, "fault_hi": %d, "nominal_swing": %d, "calibrated": %s}' % (
         c.fault_lo, c.fault_hi, calibration.NOMINAL_SWING,

@@ -22,12 +22,12 @@ from firmware.places import NO_BAND
 from firmware.shown import Shown
 from firmware.store import FORMAT, Offsets, record_parts
 from firmware.hal.scanner import EMPTY, FAULT
+from shared_rules.ranks import RANKS
 
 # rules-core events the players must see and carry out (or just carried out): the console's
 # `effect` kinds, and the fields they keep
 EFFECTS = {"capture": "knock_out", "flip": "flip", "meeting": "meeting", "reveal": "reveal",
            "out": "out"}
-RANKS = ("king", "knight", "citizen", "jester")
 FAULT_BYTE = bytes([FAULT])
 # how long a piece may stand on a space a legal move of it passes before the board refuses it
 # there: a hand carrying a piece space by space rests on each (a person counting spaces, some

@@ -9,6 +9,7 @@ A board whose pieces carry ranks (DOG Royal: magnets of four sizes) adds the ran
 the empty board: every piece on its start-area spot in rank order, which gives each rank's
 level; its picture marks each sensor's rank band edges (|) and names the rank it reads now."""
 from firmware.hal.calibration import u16_to_volts as volts  # as the firmware reads the ADC
+from shared_rules.ranks import RANKS
 
 WIDTH = 44
 WEAK = 0.4  # as Calibration.weak(): a swing under 40 % of the nominal one
@@ -101,15 +102,12 @@ def measure_ranks(con, ask, say):
         if ans.get("ok"):
             lv = ans["levels"]
             say("ranks measured (each rank's swing as a fraction of a king's): %s; a king "
-                "swings %.3f V" % (", ".join("%s %.2f" % (r, lv[r]) for r in RANK_ORDER),
+                "swings %.3f V" % (", ".join("%s %.2f" % (r, lv[r]) for r in RANKS),
                                    volts(ans["king_up"])))
             return ans
         if ans.get("error") != "refused":
             raise DeviceError("the board could not measure: %s" % ans.get("reason"))
         say("not measured: %s" % ans.get("reason"))
-
-
-RANK_ORDER = ("king", "knight", "citizen", "jester")
 
 
 class NoAnswer(Exception):

@@ -15,6 +15,7 @@ from shared_rules import games, notation, variant
 from shared_rules.apply import apply
 from shared_rules.describe import move_text, event_text, printed
 from shared_rules.position import BadInput
+from shared_rules.ranks import RANKS
 from shared_rules.state import new_game
 
 FORMAT = "agentboard-record/1"
@@ -82,9 +83,6 @@ def read(path):
                           % (path, e.msg, e.lineno, e.colno))
     except ValueError as e:
         raise RecordError("%s is not a game record: it is not JSON (%s)" % (path, e))
-
-
-RANKS = ("king", "knight", "citizen", "jester")
 
 
 def _game(rec, name):

@@ -14,12 +14,7 @@
 from shared_rules.dog import Dog
 from shared_rules import movegen
 from shared_rules.cards import STEPS
-
-KING = 0
-KNIGHT = 1
-CITIZEN = 2
-JESTER = 3
-RANKS = ("king", "knight", "citizen", "jester")
+from shared_rules.ranks import KING, KNIGHT, CITIZEN, JESTER, RANKS
 KING_MAX_STEPS = 7
 JESTER_SHORT = 2
 

@@ -1,11 +1,12 @@
 # The gains lap of a ranked board's calibration (hardware/README.md, Calibrating a ranked
 # board), planned for simulated hands: the host's simulator (host_tools/sim/server.py) and the
 # MicroPython tests put the pieces down as it says. MicroPython-clean.
-from firmware.calibrate import RANK_NAMES  # red-1 ... red-4 (docs/board-protocols.md)
+from shared_rules.ranks import RANKS  # red-1 ... red-4 (docs/board-protocols.md)
 
 
 def rank_of_piece(name):
-    return RANK_NAMES[int(name.rsplit("-", 1)[1]) - 1]
+    """The rank printed on a piece of a ranked set ("red-1" is a king), public as the piece."""
+    return RANKS[int(name.rsplit("-", 1)[1]) - 1]
 
 
 def gains_rounds(locs, names):

@@ -9,6 +9,7 @@ from host_tools.sim.server import Sim
 from shared_rules import movegen, split, variant
 from shared_rules.apply import apply as rules_apply
 from shared_rules.move import Move
+from shared_rules.ranks import RANKS
 from shared_rules.state import new_game
 
 # the Agent DOG game the tests of the referee play most (a table plays whatever it starts)
@@ -269,7 +270,7 @@ class Table:
         lay = g.lay
         first = None
         if "first" in rec:
-            first = dict((lay.cidx[c], ("king", "knight", "citizen", "jester").index(r))
+            first = dict((lay.cidx[c], RANKS.index(r))
                          for c, r in rec["first"].items())
         st = new_game(g, rec["players"], [lay.cidx[c] for c in rec["seats"]],
                       lay.cidx[rec["dealer"]], first)
@@ -641,8 +642,7 @@ def public_ranks(st):
     if not st.game.ranked:
         return None
     lay = st.lay
-    ranks = ("king", "knight", "citizen", "jester")
-    return dict((wloc(st.pos[p], lay), ranks[p % lay.ppc]) for p in range(lay.npieces)
+    return dict((wloc(st.pos[p], lay), RANKS[p % lay.ppc]) for p in range(lay.npieces)
                 if st.pos[p] < lay.nboard)
 
 

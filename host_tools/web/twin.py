@@ -17,12 +17,12 @@ import time
 from firmware.hal.scanner import NAMES as CLASS_NAMES
 from host_tools import paths
 from host_tools.device import parse_console
+from host_tools.sim.lap import rank_of_piece
 from host_tools.sim.server import Sim
 from host_tools.web import actions, guidance, lights
 from host_tools.web.hands import Hands
 from shared_rules import layout, variant
 from shared_rules.describe import view_words, words
-from shared_rules.royal import RANKS
 
 BOARD = "agent-dog-4"  # the board `agentboard sim` draws unless told another
 BOARDS = sorted(set(b for g in variant.names() for b in variant.boards(g).values()))
@@ -58,11 +58,6 @@ def choices(board):
         if counts:
             out[g] = counts
     return out
-
-
-def rank_of(piece):
-    """The rank printed on a piece of a ranked set ("red-1" is a king), public as the piece."""
-    return RANKS[int(piece.split("-")[1]) - 1]
 
 
 def public_answer(ans):
@@ -329,7 +324,7 @@ class Twin:
                 public[loc] = "undercover" if down else name.split("-")[0]
                 truth[loc] = name.split("-")[0]
                 if ranked:
-                    ranks[loc] = rank_of(name)
+                    ranks[loc] = rank_of_piece(name)
         return public, truth, ranks
 
     def _events(self):
@@ -459,7 +454,7 @@ class Twin:
         self.held[handle] = ans["piece"]
         shown = "undercover" if down else ans["piece"].split("-")[0]
         if self._ranked():
-            shown += " " + rank_of(ans["piece"])
+            shown += " " + rank_of_piece(ans["piece"])
         self.held_public[handle] = shown
         self.world = self.sim.request({"op": "world"}).get("pieces", {})
         return {"ok": True, "id": handle}

@@ -13,7 +13,7 @@ from host_tools.sim.world import World, SimError
 from host_tools.sim.lap import gains_rounds, rank_of_piece
 from host_tools.sim.magnetics import bz_mt, stack_mm
 from firmware.board import Board
-from firmware.calibrate import ranks_step, rank_crosstalk, spot_groups, command, RANK_NAMES
+from firmware.calibrate import ranks_step, rank_crosstalk, spot_groups, command
 from firmware.hal import calibration, measure
 from firmware.hal.scanner import Scanner, NO_BAND, UP, DOWN
 
@@ -47,7 +47,7 @@ def calibrated(seed, config=DOG6, magnets=None, lap=True, depth=None, aim=None, 
             rank_at = bytearray(bytes([NO_BAND]) * len(b.locations))
             for at in plan:
                 w.place(plan[at], at, off_mm=aim)
-                rank_at[b.index[at]] = RANK_NAMES.index(rank_of_piece(plan[at]))
+                rank_at[b.index[at]] = RANKS.index(rank_of_piece(plan[at]))
             measure.measure_pieces(b.scanner, b.calib, rank_at=rank_at)
         lift_all(w)
         to_spots(w, names, aim)
