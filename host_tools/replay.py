@@ -11,6 +11,7 @@ is a whole number by its JSON type (2.0 and true are not 2 and 1, though Python 
 equal) and a name is a string. host_tools/avenue_replay.py then steps its turns."""
 import json
 
+from firmware.records import FORMAT
 from shared_rules import games, notation, variant
 from shared_rules.apply import apply
 from shared_rules.describe import move_text, event_text, printed
@@ -18,7 +19,6 @@ from shared_rules.position import BadInput
 from shared_rules.ranks import RANKS
 from shared_rules.state import new_game
 
-FORMAT = "agentboard-record/1"
 # whole random games take 250 to 700 turns, and a record written with indent=1 takes ~140
 # bytes a turn: a record beyond these is no game, and replaying it would only take long
 MAX_TURNS = 10000

@@ -9,8 +9,8 @@ from shared_rules.avenue import move as M
 from shared_rules.avenue.apply import apply
 from shared_rules.avenue.state import new_game
 from shared_rules.avenue.tables import NONE
+from firmware.records import FORMAT
 
-FORMAT = "agentboard-record/1"
 GAME = "agent-avenue"
 
 
