@@ -83,7 +83,7 @@ class WholeMove:
             if st.pos[p] < lay.nboard:
                 self.pre[places.sensor[st.pos[p]]] = 1
             else:
-                self.pre_count[p // lay.ppc] += 1
+                self.pre_count[lay.colour_of(p)] += 1
         # every legal move as the sensors see it (O_* above): the moving piece and its
         # destination, the sensors whose occupancy it changes, their occupancy and ranks after
         # it, and the start-area counts after it; OUTLINE_CHUNK of them per bytearray, each
@@ -141,14 +141,14 @@ class WholeMove:
         r[o + O_B] = b >> 8
         r[o + O_B + 1] = b & 0xFF
         r[o + O_N] = len(board)
-        ppc = st.lay.ppc
+        lay = st.lay
         for j in range(len(board)):
             loc, occupied = board[j]
             r[o + O_SENSOR + j] = sensor[loc]
             r[o + O_AFTER + j] = occupied
             if self.ranked and occupied:
                 # the mover lands; a swap's squares trade their pieces
-                r[o + O_BAND + j] = ((b if loc == st.pos[a] else a) if self.swap else a) % ppc
+                r[o + O_BAND + j] = lay.slot_of((b if loc == st.pos[a] else a) if self.swap else a)
         if not self.swap and movegen.jump_of(b) >= 0:
             r[o + O_VIA] = sensor[movegen.dest_of(b)]
         for c, delta in areas:

@@ -628,13 +628,13 @@ class Referee:
             if q:
                 key = str(lay.loc_json(loc))
                 board[key] = "undercover" if st.undercover(q - 1) else \
-                    self._c((q - 1) // lay.ppc)
+                    self._c(lay.colour_of(q - 1))
                 if ranks is not None:
-                    ranks[key] = RANKS[(q - 1) % lay.ppc]
+                    ranks[key] = RANKS[lay.slot_of(q - 1)]
         areas = {}
         for c in st.seats:
             n = 0
-            for p in range(c * lay.ppc, (c + 1) * lay.ppc):
+            for p in lay.pieces_of(c):
                 n += st.pos[p] >= lay.nboard
             areas[self._c(c)] = n
         view = {"game": st.game.name, "layout": lay.name,

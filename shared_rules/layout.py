@@ -78,6 +78,21 @@ class Layout:
     def home_index(self, loc):
         return (loc - self.n) % self.home_n
 
+    # -- pieces ----------------------------------------------------------------------------
+    # Piece p is slot p % ppc of colour p // ppc, for the whole game (shared_rules/state.py);
+    # in DOG Royal the slot is its rank (shared_rules/ranks.py). Occupancy tables hold p + 1.
+    def colour_of(self, p):
+        return p // self.ppc
+
+    def slot_of(self, p):
+        return p % self.ppc
+
+    def piece(self, colour, slot):
+        return colour * self.ppc + slot
+
+    def pieces_of(self, colour):
+        return range(colour * self.ppc, (colour + 1) * self.ppc)
+
     # -- JSON forms ------------------------------------------------------------------------
     def loc_json(self, loc):
         # moves, hints and events: track spaces are numbers, the rest "colour:h2"/"colour:start"

@@ -38,7 +38,7 @@ def wloc(loc, lay=LAY):
 
 def piece_name(lay, p):
     """The physical piece of rules piece p in a ranked game: red-1 is red's king, ..."""
-    return "%s-%d" % (lay.colours[p // lay.ppc], p % lay.ppc + 1)
+    return "%s-%d" % (lay.colours[lay.colour_of(p)], lay.slot_of(p) + 1)
 
 
 class Table:
@@ -205,7 +205,7 @@ class Table:
                          for j, c in enumerate(colours))
         for colour in colours:
             c = lay.cidx[colour]
-            named = piece_name(lay, c * lay.ppc + first[c]) if g.ranked else None
+            named = piece_name(lay, lay.piece(c, first[c])) if g.ranked else None
             piece = self.lift(self.taken_spot(colour, named))
             self.place(piece, str(lay.start[c]))
         self.wait()
@@ -462,7 +462,7 @@ class Table:
         c = lay.cidx[_colour(name)]
         if c not in st.seats:
             return lay.ppc  # a colour not in the game rests in its area
-        return len([p for p in range(c * lay.ppc, (c + 1) * lay.ppc) if st.pos[p] >= lay.nboard])
+        return len([p for p in lay.pieces_of(c) if st.pos[p] >= lay.nboard])
 
     def target(self, name):
         """In a ranked game, where the game has this physical piece on the board (None: in its
@@ -472,7 +472,7 @@ class Table:
         if not st.game.ranked:
             return None
         colour, k = name.rsplit("-", 1)
-        p = lay.cidx[colour] * lay.ppc + int(k) - 1
+        p = lay.piece(lay.cidx[colour], int(k) - 1)
         return wloc(st.pos[p], lay) if st.pos[p] < lay.nboard else None
 
     def check(self):
@@ -621,8 +621,8 @@ def wanted_board(st):
     lay = st.lay
     want = {}
     for p in range(lay.npieces):
-        if st.pos[p] < lay.nboard and p // lay.ppc in st.seats:
-            want[wloc(st.pos[p], lay)] = (lay.colours[p // lay.ppc], st.undercover(p),
+        if st.pos[p] < lay.nboard and lay.colour_of(p) in st.seats:
+            want[wloc(st.pos[p], lay)] = (lay.colours[lay.colour_of(p)], st.undercover(p),
                                           piece_name(lay, p) if st.game.ranked else None)
     return want
 
@@ -633,7 +633,7 @@ def public_board(st):
     for p in range(lay.npieces):
         loc = st.pos[p]
         if loc < lay.nboard:
-            out[wloc(loc, lay)] = "undercover" if st.undercover(p) else lay.colours[p // lay.ppc]
+            out[wloc(loc, lay)] = "undercover" if st.undercover(p) else lay.colours[lay.colour_of(p)]
     return out
 
 
@@ -642,7 +642,7 @@ def public_ranks(st):
     if not st.game.ranked:
         return None
     lay = st.lay
-    return dict((wloc(st.pos[p], lay), RANKS[p % lay.ppc]) for p in range(lay.npieces)
+    return dict((wloc(st.pos[p], lay), RANKS[lay.slot_of(p)]) for p in range(lay.npieces)
                 if st.pos[p] < lay.nboard)
 
 
@@ -692,7 +692,7 @@ def score(st, mv):
             s += 25
     mine = [c for c in range(lay.ncol) if st.same_team(seat, c)]
     for c in mine:
-        for p in range(c * lay.ppc, (c + 1) * lay.ppc):
+        for p in lay.pieces_of(c):
             for pos, sign in ((new.pos[p], 1), (st.pos[p], -1)):
                 if lay.is_home(pos):
                     s += sign * (200 + 10 * lay.home_index(pos))

@@ -59,14 +59,14 @@ def board_at(rec, k, referee=False):
         q = st.board[loc]
         if q:
             at = str(lay.loc_json(loc))
-            colour = lay.colours[(q - 1) // lay.ppc]
+            colour = lay.colours[lay.colour_of(q - 1)]
             pieces[at] = "undercover" if st.undercover(q - 1) else colour
             if referee:
                 truth[at] = colour
             if ranked:
                 ranks[at] = st.game.rank_name(q - 1)
     for c, colour in enumerate(lay.colours):
-        waiting = [p for p in range(c * lay.ppc, (c + 1) * lay.ppc) if st.pos[p] >= lay.nboard]
+        waiting = [p for p in lay.pieces_of(c) if st.pos[p] >= lay.nboard]
         for spot, p in enumerate(waiting, 1):
             at = "%s:s%d" % (colour, spot)
             pieces[at] = colour
