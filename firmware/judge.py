@@ -148,7 +148,8 @@ class WholeMove:
             r[o + O_AFTER + j] = occupied
             if self.ranked and occupied:
                 # the mover lands; a swap's squares trade their pieces
-                r[o + O_BAND + j] = lay.slot_of((b if loc == st.pos[a] else a) if self.swap else a)
+                lands = (b if loc == st.pos[a] else a) if self.swap else a
+                r[o + O_BAND + j] = lay.slot_of(lands)
         if not self.swap and movegen.jump_of(b) >= 0:
             r[o + O_VIA] = sensor[movegen.dest_of(b)]
         for c, delta in areas:

@@ -633,7 +633,8 @@ def public_board(st):
     for p in range(lay.npieces):
         loc = st.pos[p]
         if loc < lay.nboard:
-            out[wloc(loc, lay)] = "undercover" if st.undercover(p) else lay.colours[lay.colour_of(p)]
+            out[wloc(loc, lay)] = "undercover" if st.undercover(p) else \
+                lay.colours[lay.colour_of(p)]
     return out
 
 
