@@ -26,7 +26,7 @@ from shared_rules import games
 ROOT = paths.CODE
 # the packages every board carries: the mechanics, then each family's own packages (the
 # registry of games names them), so every board runs one build of the code
-PACKAGES = ("shared_rules", "firmware", "firmware/hal") + tuple(
+PACKAGES = ("shared_rules", "firmware", "firmware/hal", "firmware/games") + tuple(
     p for fam in games.families() for p in games.family_value(fam, "packages", ()))
 # the laptop's command lines (a package's __main__.py) and the device's own main.py, which
 # goes to the root of its flash

@@ -6,7 +6,7 @@
    before it counts as lifted), and the instructions of the processing itself (the referee's
    decision with the rules core, the line saved on flash, the events, the LED redraw), counted
    by callgrind as (N runs - 1 run) / (N - 1), converted to ESP32 milliseconds.
-2. Heap of whole games through the board's referee as .mpy (firmware/avenue over
+2. Heap of whole games through the board's referee as .mpy (firmware/games/avenue over
    shared_rules/avenue, the store on flash, the LEDs drawn after every decision; no simulated
    hardware): the smallest -X heapsize=NwK each game completes in (N matches a 32-bit ESP32's
    heap in KB), tried from the top down; what importing the board's code keeps alive, and
@@ -22,7 +22,7 @@ from host_tools.bench.common import (ROOT, BIN, build_device_tree, run_mp, per_c
                                      MS_PER_MINSTR_PESSIMISTIC, figure)
 from host_tools.bench.avenue import smallest_heap
 
-PACKAGES = ("shared_rules/avenue", "firmware/avenue")
+PACKAGES = ("shared_rules/avenue", "firmware/games/avenue")
 GAMES = [(1, "advanced", 1, 1), (2, "advanced", 1, 1), (3, "advanced", 2, 2),
          (1, "simple", 1, 1)]
 REPEAT = 11
@@ -30,10 +30,10 @@ REPEAT = 11
 HEAP_AFTER_IMPORT = """
 import gc
 gc.collect(); a0 = gc.mem_alloc()
-from firmware.avenue import referee, lights
+from firmware.games.avenue import referee, lights
 from firmware import store, cardmap
 gc.collect(); a1 = gc.mem_alloc()
-print("firmware.avenue referee and lights with the rules core and tables: %d bytes" % (a1 - a0))
+print("firmware.games.avenue referee and lights with the rules core and tables: %d bytes" % (a1 - a0))
 """
 
 
@@ -51,7 +51,7 @@ def add_packages(dst):
 
 
 def report():
-    print("The Agent Avenue board (firmware/avenue as .mpy on the MicroPython unix port)")
+    print("The Agent Avenue board (firmware/games/avenue as .mpy on the MicroPython unix port)")
     print()
     dst = tempfile.mkdtemp(prefix="agentboard-bench-avenue-")
     try:

@@ -11,7 +11,8 @@ BIN = os.path.dirname(paths.tool("micropython"))
 HERE = os.path.dirname(os.path.abspath(__file__))
 MS_PER_MINSTR_240 = 10.0
 MS_PER_MINSTR_PESSIMISTIC = 16.0
-DEVICE_PACKAGES = ("shared_rules", "firmware", "firmware/hal")
+DEVICE_PACKAGES = ("shared_rules", "firmware", "firmware/hal", "firmware/games",
+                   "firmware/games/track")
 SIM_PACKAGES = ("host_tools", "host_tools/sim", "host_tools/sim/device")
 # of host_tools itself the device needs only the package marker: the rest is laptop code
 HOST_ONLY_SKIP = ("host_tools",)

@@ -11,7 +11,7 @@ from host_tools import deploy as dp
 from host_tools.bench.common import BIN, figure
 from host_tools.virtual.device import VirtualDevice
 
-EDIT = ("firmware/view.mpy", b"\0")  # a one-file change: any byte more makes it differ
+EDIT = ("firmware/games/track/view.mpy", b"\0")  # a one-file change: any byte more makes it differ
 SOCKET_CLOSE_S = 0.3  # serial/urlhandler/protocol_socket.py sleeps this long in close()
 
 

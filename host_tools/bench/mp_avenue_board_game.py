@@ -1,5 +1,5 @@
 # Runs on MicroPython from a device tree (.mpy):  micropython mp_avenue_board_game.py SEED MODE G B
-# A whole Agent Avenue game through the board's referee (firmware/avenue: pads, pawns, buttons as
+# A whole Agent Avenue game through the board's referee (firmware/games/avenue: pads, pawns, buttons as
 # the application hands them over, the store on flash, the LEDs drawn after every decision) with
 # the rules core's random players choosing. No simulated hardware: the heap holds the firmware,
 # its game, and the players' small table. Prints decisions and gc.mem_alloc's peak.
@@ -12,8 +12,8 @@ import os
 from firmware.gamelog import Store
 from firmware.cardmap import CardMap
 from firmware.hal.leds import Strip
-from firmware.avenue import referee as R
-from firmware.avenue.lights import Lights
+from firmware.games.avenue import referee as R
+from firmware.games.avenue.lights import Lights
 from shared_rules.avenue import randgame
 from shared_rules.avenue.apply import apply
 from shared_rules.avenue import move as M

@@ -37,9 +37,9 @@ step("the card and board tables")
 from firmware.hal import scanner, calibration, mfrc522, leds, buttons, buzzer
 step("drivers (hal) modules")
 from firmware import board, store, cardmap, console
-from firmware.avenue import referee, record, lights
+from firmware.games.avenue import referee, record, lights
 step("referee, record, lights, store, console modules")
-from firmware.avenue import app
+from firmware.games.avenue import app
 step("app module")
 
 

@@ -11,8 +11,8 @@ sys.path.insert(0, "host_tools/sim/device")
 sys.path.insert(1, ".")
 import json
 from host_tools.sim.avenue_world import AvenueWorld
-from firmware.avenue import app as app_mod
-from firmware.avenue import referee as R
+from firmware.games.avenue import app as app_mod
+from firmware.games.avenue import referee as R
 
 N = int(sys.argv[1])
 CONFIG = "hardware/variants/agent-avenue"

@@ -31,9 +31,10 @@ game = variant.load(variant.DEFAULT)
 step("the game: layout and card tables")
 from firmware.hal import scanner, calibration, mfrc522, leds, buttons, buzzer
 step("drivers (hal) modules")
-from firmware import board, places, judge, referee, gamelog, cardmap, view, console
+from firmware import board, gamelog, cardmap, console
+from firmware.games.track import places, judge, referee, view
 step("referee, view, console modules")
-from firmware import app
+from firmware.games.track import app
 step("app module")
 class NoInput:
     def poll(self):

@@ -30,7 +30,7 @@ gc.collect()
 HARNESS_HEAP = gc.mem_alloc()
 # the application, as firmware/launch.py loads it on the device; the rules core this harness
 # plays with is imported after that (in play)
-from firmware import app as app_mod  # noqa: E402
+from firmware.games.track import app as app_mod  # noqa: E402
 from firmware.hal.calibration import MID, NOMINAL_SWING  # noqa: E402
 from firmware.hal.scanner import UP  # noqa: E402
 

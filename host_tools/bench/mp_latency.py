@@ -12,7 +12,7 @@
 # and DOG Royal with 6 players on the 6-seat board, which is calibrated for ranks first the way
 # a maker does at bring-up: royal-king (red's king, 0 -> 5 with a 5), royal-1-7 (red's king
 # 0 -> 3 with the 1-7, confirmed: 3 lies on the way of its longer counts, so without confirm
-# it is taken once it has stood there TRANSIT_MS, firmware/referee.py), royal-jump (red's citizen 0 -> 8 with an 8, a special space: it draws
+# it is taken once it has stood there TRANSIT_MS, firmware/games/track/referee.py), royal-jump (red's citizen 0 -> 8 with an 8, a special space: it draws
 # and jumps on to the next free one, 24), royal-stop (the same citizen stays on 8: the board
 # cannot tell that from a jump to come, so the player confirms).
 import sys
@@ -21,7 +21,7 @@ sys.path.insert(1, ".")
 import json
 import os
 from host_tools.sim.world import World, config_dir
-from firmware import app as app_mod
+from firmware.games.track import app as app_mod
 from shared_rules import variant
 
 N = int(sys.argv[1])

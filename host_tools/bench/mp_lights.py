@@ -14,11 +14,11 @@ import sys
 import json
 
 from shared_rules import position
-from firmware.places import Places
-from firmware.referee import Referee
+from firmware.games.track.places import Places
+from firmware.games.track.referee import Referee
 from firmware.gamelog import Store
 from firmware.cardmap import CardMap
-from firmware.view import View
+from firmware.games.track.view import View
 from firmware.hal.leds import Strip
 from firmware.hal.scanner import EMPTY, UP, DOWN
 

@@ -1,11 +1,11 @@
 """What each lit LED of the Agent Avenue board means, for the page's marks and legend.
 
-The colours are the firmware's (firmware/avenue/lights.py, the table in firmware/avenue/README.md);
+The colours are the firmware's (firmware/games/avenue/lights.py, the table in firmware/games/avenue/README.md);
 the strip holds them scaled by brightness, so a colour is told by its hue among the few a place
 can show. Whether a pawn's colour on a space means "it stands here" or "it must go here"
 (blinking) is said by the public view's `expected` spaces, and which seat LED is the lit seat by
 its `seat`: a blink caught dark, or a dim seat, reads the same."""
-from firmware.avenue import lights as fw
+from firmware.games.avenue import lights as fw
 
 # meaning -> what it asks, in the legend's order
 LEGEND = (

@@ -1,5 +1,5 @@
 """The digital twin of the Agent Avenue board (hardware/variants/agent-avenue): its firmware
-(firmware/avenue) on the simulated board, board time running with the wall clock, the cards on
+(firmware/games/avenue) on the simulated board, board time running with the wall clock, the cards on
 the table beside it (host_tools/web/avenue_cards.py), and every hand action of the page checked
 (host_tools/web/avenue_actions.py) and carried out through the simulator's world API: pawns
 lifted, put down and slid; cards put on the up and down pads, taken off them, tapped on the tap
@@ -28,7 +28,7 @@ from shared_rules.describe_avenue import acting
 
 BOARD = "agent-avenue"
 GAME = "agent-avenue"
-SEATS = {2: (1, 1), 3: (2, 1), 4: (2, 2)}  # the board's own seating (firmware/avenue/app.py)
+SEATS = {2: (1, 1), 3: (2, 1), 4: (2, 2)}  # the board's own seating (firmware/games/avenue/app.py)
 BUZZ_SHOWN_MS = 300  # a note is shown sounding this long after it was heard
 NAMES = os.path.join(paths.CODE, "shared_rules", "data", "agent-avenue-names.json")
 CARDS = os.path.join(paths.CODE, "shared_rules", "data", "agent-avenue-cards.json")

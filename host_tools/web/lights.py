@@ -1,11 +1,11 @@
 """What each lit LED means, for the page to draw a shape and a legend beside the colour.
 
-The firmware's palette (firmware/view.py, the table in firmware/README.md) gives one colour to
+The firmware's palette (firmware/games/track/view.py, the table in firmware/README.md) gives one colour to
 several meanings (red: a knock-out target, a piece to take off, a refused placement, the red
 seat; amber: a meeting-point target, the Partner 4 steps, and close to the yellow seat), so a
 colour alone does not say what to do. Where the LED is, the phase, and the placement the board
 refused do: all public. The LED colours stay the firmware's; only the page's drawing changes."""
-from firmware import view as fw
+from firmware.games.track import view as fw
 
 # meaning -> what it asks, in the legend's order
 LEGEND = (

@@ -136,7 +136,7 @@ def test_royal_on_a_board_whose_ranks_were_never_calibrated_is_refused_with_the_
         assert ans["ok"] is False and ans["error"] == "not_calibrated"
         assert "calibrate" in ans["reason"]
         assert send({"op": "status"})[0]["phase"] == "idle"
-        # the menu: dog 4, 2, 3 players, then dog-royal 4 (firmware/app.py choices)
+        # the menu: dog 4, 2, 3 players, then dog-royal 4 (firmware/games/track/app.py choices)
         sim.request({"op": "press", "button": "confirm", "ms": 2200})
         sim.request({"op": "wait", "ms": 2500})
         for _ in range(3):

@@ -1,4 +1,4 @@
-# The board the game implies and where the sensed board differs from it (firmware/places.py).
+# The board the game implies and where the sensed board differs from it (firmware/games/track/places.py).
 # differences() answers the common case (nothing differs outside the start areas) with two
 # whole-array compares; these tests hold it to the rule it implements, written out here sensor
 # by sensor from its docstring: every square outside the start areas must read the class the
@@ -11,7 +11,7 @@ import os
 from hypothesis import given, settings, strategies as hs
 
 from shared_rules import randgame
-from firmware.places import Places, COUNTED, ANY
+from firmware.games.track.places import Places, COUNTED, ANY
 from firmware.hal.scanner import EMPTY, UP, DOWN, FAULT, NO_BAND
 from conftest import ROOT
 

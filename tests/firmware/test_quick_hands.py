@@ -3,7 +3,7 @@
 # firmware, as an outside check played 4-player DOG on dog-4 and had green's 6 slid from 32
 # over 33..38 refused with a `reject` naming 32.
 #
-# The board's timing (firmware/app.py, firmware/hal/scanner.py): 50 scans a second (SCAN_MS 20);
+# The board's timing (firmware/games/track/app.py, firmware/hal/scanner.py): 50 scans a second (SCAN_MS 20);
 # a sensor's new class counts once it held for 4 scans in a row, 60 to 80 ms after the change;
 # the referee judges the board after one still scan more (20 ms); the card reader is polled on
 # every 5th scan (100 ms). The simulator's slide rests about 50 ms on each location it passes
@@ -28,7 +28,7 @@ JUDGED_MS = 100     # a change is judged by then: seen (4 scans of 20 ms), one s
 CARD_TRIES = 3      # 100-ms waits for the reader (polled every 100 ms) to read a card
 PAUSE_MS = 2 * JUDGED_MS  # a hand stopping on a space it passes: seen and judged there
 COUNTING_MS = 300   # a person counting spaces rests about this long on each
-TRANSIT_MS = 600    # firmware/referee.py: how long such a rest may last before it is refused
+TRANSIT_MS = 600    # firmware/games/track/referee.py: how long such a rest may last before it is refused
 KING, KNIGHT, CITIZEN, JESTER = 0, 1, 2, 3  # a colour's pieces in rank order
 # docs/dog-rules.md: the 6-seat board's colours (index order) and the ranks the seats start with
 DOG6_FIRST = {0: KING, 1: KNIGHT, 2: CITIZEN, 3: JESTER, 4: KING, 5: KNIGHT}
@@ -149,7 +149,7 @@ def test_a_6_whose_hand_rests_on_a_space_it_passes_is_refused_only_if_it_stays()
     # green's 6 from 32: the hand stops on 35 (seen there), lifts the piece again and slides
     # on to 38. A hand carrying a piece space by space rests on each (a person counting,
     # 150 to 400 ms): the board does not refuse the piece on 35 while a 6 of it is under way
-    # and passes there, only once it stays longer than TRANSIT_MS (firmware/referee.py); once
+    # and passes there, only once it stays longer than TRANSIT_MS (firmware/games/track/referee.py); once
     # lifted again the board shows only green's piece gone from 32, which its 6 is still
     # making (the old referee named 32 alone: the outside check's refusal), and the move
     # counts where it lands.

@@ -13,14 +13,14 @@ import pytest
 
 from shared_rules import layout, cards as cards_mod, randgame
 from shared_rules.rng import Rng
-from firmware import referee
+from firmware.games.track import referee
 from firmware.console import Console
-from firmware.places import Places
-from firmware.referee import Referee
+from firmware.games.track.places import Places
+from firmware.games.track.referee import Referee
 from firmware.gamelog import Store
 from firmware.store import Guarded
 from firmware.cardmap import CardMap
-from firmware.view import View
+from firmware.games.track.view import View
 from firmware.hal.leds import Strip
 from firmware.hal.scanner import EMPTY, UP, DOWN
 from conftest import ROOT

@@ -1,7 +1,7 @@
 """`agentboard deploy --board agent-avenue`: the build carries the Agent Avenue board's maps and
 its variant.json (whose layout's family names, in the registry of games, the application
 firmware/launch.py starts) under config/, and the board's code; the Agent DOG board's build
-names no application either, and its family's is firmware/app.py."""
+names no application either, and its family's is firmware/games/track/app.py."""
 import json
 import os
 
@@ -28,13 +28,15 @@ def test_the_board_build_carries_its_maps_and_application(builds):
     device = json.loads(avenue["config/variant.json"])  # the part of it the firmware reads
     # the application the board runs is its family's (the registry of games), for its layout
     from shared_rules import games
-    assert games.part(games.board_family(device["layout"]), "firmware") == "firmware.avenue.app"
+    assert games.part(games.board_family(device["layout"]), "firmware") == \
+        "firmware.games.avenue.app"
     assert (device["layout"], device["pawns"]) == ("agent-avenue", design["pawns"])
-    for mod in ("firmware/launch.mpy", "firmware/avenue/app.mpy", "firmware/avenue/referee.mpy",
-                "firmware/avenue/lights.mpy", "shared_rules/avenue/apply.mpy"):
+    for mod in ("firmware/launch.mpy", "firmware/games/avenue/app.mpy",
+                "firmware/games/avenue/referee.mpy", "firmware/games/avenue/lights.mpy",
+                "shared_rules/avenue/apply.mpy"):
         assert mod in avenue, mod
     assert "shared_rules/avenue/__main__.mpy" not in avenue  # the rules' command line: host only
-    assert "app" not in json.loads(dog["config/variant.json"])  # firmware/app.py's board
+    assert "app" not in json.loads(dog["config/variant.json"])  # firmware/games/track/app.py's board
     # each board carries the rules data of its own games only
     assert sorted(p for p in avenue if p.startswith("shared_rules/data/")) == [
         "shared_rules/data/agent-avenue-board.json", "shared_rules/data/agent-avenue-cards.json",

@@ -26,6 +26,9 @@ pytestmark = pytest.mark.slow  # each test deploys to a virtual board
 
 AGENTBOARD = os.path.join(ROOT, ".venv", "bin", "agentboard")
 MPREMOTE = os.path.join(ROOT, ".venv", "bin", "mpremote")
+# two of the track games' firmware files, as the board holds them
+APP = "firmware/games/track/app.mpy"
+VIEW = "firmware/games/track/view.mpy"
 
 
 def run(*args, stdin=None, timeout=120):
@@ -96,9 +99,10 @@ def test_deploy_checks_versions_copies_everything_and_the_board_boots_it(board, 
     assert st["phase"] == "idle"
     # mpremote sees the same files on the board, hashed there
     out = subprocess.run([MPREMOTE, "connect", board.url, "resume", "sha256sum",
-                          ":firmware/referee.mpy"], capture_output=True, text=True, timeout=60)
+                          ":firmware/games/track/referee.mpy"], capture_output=True, text=True,
+                         timeout=60)
     assert out.returncode == 0, out.stderr
-    assert build_hashes(build)["firmware/referee.mpy"] in out.stdout.replace(" ", "")
+    assert build_hashes(build)["firmware/games/track/referee.mpy"] in out.stdout.replace(" ", "")
     board.request({"op": "power_cut"})  # mpremote left it at the REPL: boot it again
     board.request({"op": "power_on"})
 
@@ -141,15 +145,15 @@ def test_a_rebuild_compiles_only_what_changed(tmp_path, monkeypatch):
             if name.endswith(".py"):
                 with open(os.path.join(dp.ROOT, pkg, name)) as f:
                     (src / pkg / name).write_text(f.read())
-    (src / "firmware" / "view.py").write_text(
-        (src / "firmware" / "view.py").read_text() + "\nCHANGED = 1\n")
+    (src / "firmware" / "games" / "track" / "view.py").write_text(
+        (src / "firmware" / "games" / "track" / "view.py").read_text() + "\nCHANGED = 1\n")
     shutil.copytree(os.path.join(dp.ROOT, "shared_rules", "data"), src / "shared_rules" / "data")
     shutil.copy(os.path.join(dp.ROOT, "firmware", "main.py"), src / "firmware" / "main.py")
     monkeypatch.setattr(dp, "ROOT", str(src))
     edited = dp.Compiler(cache=cache)
     third = dp.build(compiler=edited)
     assert edited.compiled == 1 and edited.hits == cold.compiled - 1
-    assert [p for p in third if third[p] != first.get(p)] == ["firmware/view.mpy", "version.json"]
+    assert [p for p in third if third[p] != first.get(p)] == [VIEW, "version.json"]
 
 
 def test_a_file_the_build_no_longer_has_is_removed(board, build):
@@ -165,7 +169,7 @@ def test_a_file_the_build_no_longer_has_is_removed(board, build):
 @pytest.mark.parametrize("cut_after", [1, 3])
 def test_a_deploy_cut_off_while_copying_leaves_the_previous_build(board, build, cut_after):
     before = owned(flash_files(board))
-    new = changed(changed(build, "firmware/app.mpy", b"\0" * 700), "firmware/view.mpy", b"\0")
+    new = changed(changed(build, APP, b"\0" * 700), VIEW, b"\0")
 
     def log(msg):  # the power goes right after the cut_after-th file reached the board
         if msg.startswith("copied %d/" % cut_after):
@@ -182,7 +186,7 @@ def test_a_deploy_cut_off_while_copying_leaves_the_previous_build(board, build, 
 
 def test_a_commit_cut_off_midway_is_finished_at_the_next_boot(board, build):
     # the state a power cut leaves after the journal is written and two of three files moved
-    new = changed(changed(build, "firmware/app.mpy", b"\0"), "firmware/view.mpy", b"\0")
+    new = changed(changed(build, APP, b"\0"), VIEW, b"\0")
     moves = [p for p in sorted(new) if new[p] != build.get(p)]
     assert len(moves) == 3
     board.request({"op": "power_cut"})
@@ -213,7 +217,7 @@ def test_a_damaged_journal_stops_the_boot_and_the_next_deploy_mends_the_board(bo
     os.makedirs(stage, exist_ok=True)
     with open(os.path.join(stage, "commit.json"), "w") as f:
         f.write('{"moves": [[".deploy/f0", "firmware/vi')  # not a journal any more
-    with open(os.path.join(board.flash, "firmware", "view.mpy"), "wb") as f:
+    with open(os.path.join(board.flash, *VIEW.split("/")), "wb") as f:
         f.write(b"half of an old move")
     line = serial.serial_for_url(board.url, timeout=0.3)
     try:
@@ -465,7 +469,7 @@ def _damage_a_copy(board, log_line):
 ], ids=["the board refuses", "a copy the board refuses", "a damaged copy"])
 def test_a_deploy_that_fails_on_the_board_leaves_it_running_its_application(board, build,
                                                                             spoil, says):
-    new = changed(changed(build, "firmware/app.mpy", b"\0"), "firmware/view.mpy", b"\0")
+    new = changed(changed(build, APP, b"\0"), VIEW, b"\0")
     before = owned(flash_files(board))
     logs = []
 

@@ -1,5 +1,5 @@
 # The Agent Avenue board in a browser: headless Chromium (Debian's, driven by Playwright) against
-# the page `agentboard sim --game agent-avenue` serves, the real firmware (firmware/avenue) on the
+# the page `agentboard sim --game agent-avenue` serves, the real firmware (firmware/games/avenue) on the
 # simulated board behind it. Expectations come from the board's data (14 spaces, homes 0 and 7,
 # black-market spaces 2 5 9 12: shared_rules/data/agent-avenue-board.json; pawns, readers and
 # LEDs: hardware/variants/agent-avenue), from docs/agent-avenue-board.md (events, public view)
@@ -665,7 +665,7 @@ def test_a_play_sounds_the_buzzer_and_lights_the_pads_for_the_recruit(site):
     assert act(port, {"op": "card", "id": up, "reader": "up"})[0] == 200
     twin.step(READ_TICKS)
     st = twin.state()
-    # one card face up: its pad cyan, the down pad still white (firmware/avenue/README.md)
+    # one card face up: its pad cyan, the down pad still white (firmware/games/avenue/README.md)
     assert st["lights"]["reader:up"] == "full" and st["lights"]["reader:down"] == "want"
     assert act(port, {"op": "card", "id": down, "reader": "down"})[0] == 200
     for _ in range(READ_TICKS):
@@ -684,7 +684,7 @@ def test_a_play_sounds_the_buzzer_and_lights_the_pads_for_the_recruit(site):
 
 # -- the page's parts, without a browser ------------------------------------------------------
 def test_led_meanings_follow_the_firmwares_led_table():
-    from firmware.avenue import lights as fw
+    from firmware.games.avenue import lights as fw
     from host_tools.web import avenue_lights as L
 
     def dim(code, top=96):  # the strip holds colours scaled by brightness and the limiter
@@ -793,7 +793,7 @@ def test_the_cards_on_the_table_follow_the_boards_events():
 
 def test_a_game_begun_with_the_boards_menu_is_dealt_and_its_offer_tapped_in(site):
     """No game: holding confirm opens the board's menu, a short press steps to the advanced
-    mode for 1 against 1, holding again starts it (firmware/avenue/README.md). The players
+    mode for 1 against 1, holding again starts it (firmware/games/avenue/README.md). The players
     deal for it, and tap the first offer in from the market deck's top."""
     s = site(seed=9, with_page=False, paused=True)
     twin, port = s.twin, s.port
@@ -846,7 +846,7 @@ def test_a_game_resumed_from_flash_is_laid_out_as_the_board_counts_it(tmp_path):
 
 def test_the_mode_menu_shows_the_running_games_mode(site, browser):
     """A game begun with the board's own menu (advanced, one against one: its second entry,
-    firmware/avenue/app.py's MENU) or running when the page is opened: the page's menu shows
+    firmware/games/avenue/app.py's MENU) or running when the page is opened: the page's menu shows
     its mode and players; a choice made in the menu then stays while that game runs."""
     s = site(seed=9, paused=True)
     twin, port, page = s.twin, s.port, s.page

@@ -1,4 +1,4 @@
-# The Agent Avenue referee (firmware/avenue/referee.py) on MicroPython, driven directly: pads,
+# The Agent Avenue referee (firmware/games/avenue/referee.py) on MicroPython, driven directly: pads,
 # sensors and buttons as the application hands them over, with expectations from the rules
 # (facts note: Enforcer +1 with one in play, Mole -3, Sentinel 0; seed 002: both cards played,
 # the other side recruits first, the hand drawn back to 4).
@@ -8,7 +8,7 @@ import os
 from simboard import check
 from firmware.gamelog import Store
 from firmware.cardmap import CardMap
-from firmware.avenue import referee as R
+from firmware.games.avenue import referee as R
 
 SCRATCH = "/tmp"
 GREEN_READS = 1  # scanner class of green's pawn (south pole down: upright)

@@ -13,7 +13,7 @@ def run_main(world):
     import firmware.safeboot as sb
     real = sb.requested
     sb.requested = lambda config_dir="hardware", **kw: real(config_dir, **kw)
-    import firmware.app as app
+    import firmware.games.track.app as app
     real_main = app.main
     started = []
     app.main = lambda *a, **kw: started.append(1)
@@ -55,7 +55,7 @@ class _NoInput:
 
 def test_application_boots_and_reports_an_unknown_sticker():
     import json
-    import firmware.app as app
+    import firmware.games.track.app as app
     w = World(4)
     w.card("04a1b2c3d4e5f6")
     lines = []

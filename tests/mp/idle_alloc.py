@@ -37,9 +37,9 @@ def steps(kind, count):
     from firmware.hal.calibration import MID
     machine.wire(MID)  # nothing on the board
     if kind == "avenue":
-        from firmware.avenue.app import App
+        from firmware.games.avenue.app import App
     else:
-        from firmware.app import App
+        from firmware.games.track.app import App
     app = App("config", ".", write=lambda line: None)  # the console reads stdin
     app.boot()
     n = settle(app, 0)

@@ -143,7 +143,7 @@ def played_then_discarded(spec, uids, seed=11):
     the play pad, read, then discarded (0.4 s apart). Stickers not enrolled: the board names
     each card it reads in a reject, and says two cards when two stickers answer."""
     import json
-    import firmware.app as app
+    import firmware.games.track.app as app
     w = World(seed, readers=spec)
     t = 1000000
     for uid in uids:
@@ -271,7 +271,7 @@ def test_avenue_without_the_miso_buffers_no_reader_answers():
 
 
 def test_avenue_the_application_keeps_one_field_on_at_a_time():
-    import firmware.avenue.app as app
+    import firmware.games.avenue.app as app
     w = AvenueWorld_with_cards()
     table = w.table
     most = [0]

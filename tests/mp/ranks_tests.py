@@ -412,7 +412,7 @@ def test_a_broken_rank_crosstalk_is_refused_and_changes_nothing():
 
 
 def test_the_hal_and_the_referee_agree_on_no_band():
-    from firmware import places
+    from firmware.games.track import places
     check(places.NO_BAND == NO_BAND, "places.NO_BAND %d, scanner.NO_BAND %d" % (
         places.NO_BAND, NO_BAND))
 

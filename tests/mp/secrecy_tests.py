@@ -6,8 +6,8 @@ import json
 
 from shared_rules import layout, cards as cards_mod, randgame
 from firmware.console import Console
-from firmware.places import Places
-from firmware.referee import Referee
+from firmware.games.track.places import Places
+from firmware.games.track.referee import Referee
 from firmware.gamelog import Store
 from firmware.store import Guarded
 from firmware.cardmap import CardMap

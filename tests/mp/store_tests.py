@@ -495,8 +495,8 @@ def test_referee_refuses_undo_once_the_unsaved_game_is_no_longer_whole():
     # Agent DOG's referee over a flash that takes nothing: passes (one record each) are kept
     # in RAM and undone; past KEEP_MAX records undo would have to replay a turn kept nowhere
     from shared_rules import layout, cards as cards_mod
-    from firmware.places import Places
-    from firmware.referee import Referee
+    from firmware.games.track.places import Places
+    from firmware.games.track.referee import Referee
     from firmware.cardmap import CardMap
     from firmware.store import KEEP_MAX
     from secrecy_tests import INDEX

@@ -1,11 +1,11 @@
 # What the Agent Avenue board's LEDs show, from public information only: where each pawn stands
 # or must go, the seat to act, and which pad expects a card. A pad with a card shows the same
 # colour whatever the card is, so the face-down card never reaches an LED. The colours are the
-# table in firmware/avenue/README.md.
+# table in firmware/games/avenue/README.md.
 #
 # A redraw fills a frame of colour codes (one byte per LED) and hands the strip only the LEDs
 # whose code changed.
-from firmware.avenue import referee as R
+from firmware.games.avenue import referee as R
 
 OFF = 0
 GREEN = 1      # green's pawn stands here / must go here (blinking)

@@ -15,7 +15,7 @@ from shared_rules.avenue.apply import apply
 from shared_rules.avenue.state import PLAY, RECRUIT, MARKET, PHASES
 from shared_rules.avenue.tables import NONE
 from firmware.store import Offsets
-from firmware.avenue import record
+from firmware.games.avenue import record
 
 GAME = record.GAME
 UP = 0

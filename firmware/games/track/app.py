@@ -7,12 +7,12 @@ import time
 
 from shared_rules import variant
 from firmware.board import Board
-from firmware.places import Places
-from firmware.referee import Referee, TRANSIT_MS
+from firmware.games.track.places import Places
+from firmware.games.track.referee import Referee, TRANSIT_MS
 from firmware.store import LOST, open_store
 from firmware.cardmap import CardMap
-from firmware.view import View
-from firmware.shown import Shown
+from firmware.games.track.view import View
+from firmware.games.track.shown import Shown
 from firmware.console import (Console, StdinLines, stdout_parts, deployed_version,
                               report_boot)
 from firmware.hal.mfrc522 import CARD, TWO_CARDS, poll_turn

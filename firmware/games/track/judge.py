@@ -16,8 +16,8 @@ from shared_rules.apply import changes
 from shared_rules.move import Move
 from shared_rules.cards import SPLIT
 from firmware.hal.scanner import UP, DOWN, NAMES
-from firmware.places import NO_BAND
-from firmware import move_lights
+from firmware.games.track.places import NO_BAND
+from firmware.games.track import move_lights
 
 WAIT = 0       # nothing decided yet (a move may be under way)
 DONE = 1       # one move explains the board: self.move

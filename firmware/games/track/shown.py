@@ -1,7 +1,7 @@
 # What the players are shown: a small model the referee publishes after every change, from
 # public information only; the LED view draws from it alone, never from the referee's working
 # buffers (the sensed board, what was touched, the judge).
-from firmware import move_lights
+from firmware.games.track import move_lights
 
 
 class Shown:

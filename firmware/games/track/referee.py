@@ -4,22 +4,22 @@
 # Phases (docs/board-protocols.md): setup -> await_card -> await_move -> await_effect -> await_card
 # ..., with mismatch whenever the board differs from the game outside a move, round_end between
 # rounds and game_over at the end. The rules core decides everything; the referee only finds
-# which legal move the players made (firmware/judge.py), directs the effects, and keeps the game
+# which legal move the players made (firmware/games/track/judge.py), directs the effects, and keeps the game
 # on flash before it acknowledges a move. What differs between the games comes from the rules
 # core's variant (its cards, whether its pieces are ranked); what the LEDs show is published as
-# a small model (firmware/shown.py) the view draws from.
+# a small model (firmware/games/track/shown.py) the view draws from.
 #
 # Everything it emits (events, the public view) is built from public information: the colour
 # under an undercover piece appears only once the rules reveal it (a knock-out, a reveal).
 from shared_rules import variant, movegen, notation
 from shared_rules.apply import apply as rules_apply
-from firmware import move_lights
+from firmware.games.track import move_lights
 from shared_rules.move import Move, permutations
 from shared_rules.errors import BadInput
 from shared_rules.state import new_game
-from firmware import judge as judge_mod
-from firmware.places import NO_BAND
-from firmware.shown import Shown
+from firmware.games.track import judge as judge_mod
+from firmware.games.track.places import NO_BAND
+from firmware.games.track.shown import Shown
 from firmware.store import FORMAT, Offsets, record_parts
 from firmware.hal.scanner import EMPTY, FAULT
 from shared_rules.ranks import RANKS

@@ -1,11 +1,11 @@
-# What the LEDs show: the model the referee publishes (firmware/shown.py: the lights of the card
+# What the LEDs show: the model the referee publishes (firmware/games/track/shown.py: the lights of the card
 # in play, the squares still to change, the seat to move), from public information only, never
 # from who hides under an undercover piece. The colours are the table in firmware/README.md.
 #
 # A redraw builds a frame of colour codes (one byte per LED) and hands only the LEDs whose code
 # changed to the strip: redraws come after every settled board and five times a second for
 # blinking, and most change nothing, so the common redraw is a few byte copies and one compare.
-from firmware import move_lights, places
+from firmware.games.track import move_lights, places
 
 OFF = 0
 MOVABLE = 1   # cyan: a piece that may move with the card in play
@@ -49,7 +49,7 @@ class View:
         self.blank = bytes(n)
 
     def render(self, sh, blink_on):
-        """Draws the referee's published model sh (firmware/shown.py)."""
+        """Draws the referee's published model sh (firmware/games/track/shown.py)."""
         f = self.frame
         f[:] = self.blank
         los = self.led_of_sensor

@@ -1,5 +1,5 @@
 # The application of the Agent Avenue board (hardware/variants/agent-avenue names this module in
-# its variant.json; firmware/app.py's main builds the App found here). The same loop as the DOG
+# its variant.json; firmware/games/track/app.py's main builds the App found here). The same loop as the DOG
 # boards' at 50 scans per second: the hall sensors under the 14 spaces, the three card readers
 # (each once in 5 scans, one field on at a time: hal/mfrc522.poll_turn), the buttons and the
 # console, the LEDs redrawn when something changed and five times a second for blinking; the
@@ -16,8 +16,8 @@ from firmware.console import (Console, StdinLines, stdout_parts, deployed_versio
 from firmware.hal.mfrc522 import CARD, REMOVED, TWO_CARDS, poll_turn
 from firmware.hal.buttons import PRESS, RELEASE, HOLD
 from firmware.hal.scanner import UP as UPRIGHT, DOWN as UPSIDE_DOWN
-from firmware.avenue import referee as R
-from firmware.avenue.lights import Lights
+from firmware.games.avenue import referee as R
+from firmware.games.avenue.lights import Lights
 
 SCAN_MS = 20
 NFC_EVERY = 5
