@@ -53,10 +53,10 @@ $(STUBS): $(STAMP)
 
 sim: setup
 ifeq ($(GAME),agent-avenue)
-	$(PY) -m host_tools.sim.avenue_demo --players $(or $(PLAYERS),2) --seed $(or $(SEED),1) \
+	$(PY) -m host_tools.games.avenue.demo --players $(or $(PLAYERS),2) --seed $(or $(SEED),1) \
 	    --mode $(or $(MODE),advanced)
 else
-	$(PY) -m host_tools.sim.demo --players $(or $(PLAYERS),4) --seed $(or $(SEED),1) \
+	$(PY) -m host_tools.games.track.demo --players $(or $(PLAYERS),4) --seed $(or $(SEED),1) \
 	    --game $(or $(GAME),agent-dog) $(if $(BOARD),--board $(BOARD))
 endif
 

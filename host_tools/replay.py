@@ -8,7 +8,7 @@ fails any check prints nothing but the one reason.
 Records of every game are checked here by the same few tests (_whole, _name, _turn_list), so
 an Agent Avenue record (docs/agent-avenue-board.md) is held to what a DOG record is: a number
 is a whole number by its JSON type (2.0 and true are not 2 and 1, though Python holds them
-equal) and a name is a string. host_tools/avenue_replay.py then steps its turns."""
+equal) and a name is a string. host_tools/games/avenue/replay.py then steps its turns."""
 import json
 
 from firmware.records import FORMAT

@@ -77,7 +77,7 @@ def both(micro):
 def running_game(tmp_path_factory):
     """A simulated board's flash with a game of Agent DOG under way: one move played (a
     module's tests share it; each test file gets its own)."""
-    from host_tools.sim.players import Table, find
+    from host_tools.games.track.players import Table, find
     flash = str(tmp_path_factory.mktemp("running") / "flash")
     t = Table(seed=4, flash=flash)
     try:

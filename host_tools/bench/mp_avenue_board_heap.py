@@ -6,7 +6,7 @@ sys.path.insert(0, "host_tools/sim/device")
 sys.path.insert(1, ".")
 import gc
 import json
-from host_tools.sim.avenue_world import AvenueWorld
+from host_tools.games.avenue.world import AvenueWorld
 from host_tools.sim.control import Control
 import machine
 import neopixel

@@ -10,7 +10,7 @@ import sys
 sys.path.insert(0, "host_tools/sim/device")
 sys.path.insert(1, ".")
 import json
-from host_tools.sim.avenue_world import AvenueWorld
+from host_tools.games.avenue.world import AvenueWorld
 from firmware.games.avenue import app as app_mod
 from firmware.games.avenue import referee as R
 

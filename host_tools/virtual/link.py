@@ -1,5 +1,5 @@
 """The simulator's control channel (docs/board-protocols.md, section 2) on a virtual device, so the
-players of host_tools/sim/players.py can play at it: hands through the device's socket, time
+players of host_tools/games/track/players.py can play at it: hands through the device's socket, time
 by the wall clock (a virtual device runs in real time), the console over its serial port."""
 import json
 import time

@@ -1,7 +1,7 @@
 """The digital twin behind the web page: the real firmware on the simulated board
 (host_tools.sim.server.Sim), board time running with the wall clock, four hands of cards kept
-in step with the board (host_tools/web/hands.py), and every hand action of the page checked
-(host_tools/web/actions.py) and then carried out through the simulator's world API.
+in step with the board (host_tools/games/track/hands.py), and every hand action of the page checked
+(host_tools/games/track/actions.py) and then carried out through the simulator's world API.
 
 What leaves this module is public unless the referee view is asked for: a piece standing
 upside down is "undercover" (its colour stays here), held pieces and cards are known by
@@ -19,8 +19,8 @@ from host_tools import paths
 from host_tools.device import parse_console
 from host_tools.sim.lap import rank_of_piece
 from host_tools.sim.server import Sim
-from host_tools.web import actions, guidance, lights
-from host_tools.web.hands import Hands
+from host_tools.games.track import actions, guidance, lights
+from host_tools.games.track.hands import Hands
 from shared_rules import layout, variant
 from shared_rules.describe import view_words, words
 
@@ -233,7 +233,7 @@ class Twin:
             self.hands.follow(view.get("cards_left", {}))
 
     def _meaning(self, loc, rgb):
-        """What the LED at loc, lit rgb, asks for (host_tools/web/lights.py)."""
+        """What the LED at loc, lit rgb, asks for (host_tools/games/track/lights.py)."""
         return lights.meaning(loc, rgb, self.view.get("phase") if self.view else None)
 
     def _remember_blinks(self):

@@ -3,7 +3,7 @@
 # players' own game kept with the rules core. 2, 3 and 4 players, to the win.
 import pytest
 
-from host_tools.sim.players import Table, Players
+from host_tools.games.track.players import Table, Players
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]  # whole games
 

@@ -2,7 +2,7 @@
 short presses step through it (simple and advanced, for each seating), the seat LEDs show the
 seats in play and the black-market corners light for the advanced mode; holding confirm starts
 the game, green first, and the first offer is tapped in on the tap pad."""
-from host_tools.sim.avenue_players import Players, TB, HOLD_MS, same_game
+from host_tools.games.avenue.players import Players, TB, HOLD_MS, same_game
 
 MARKET_SPACES = ("2", "5", "9", "12")  # the advanced side's corners (facts note)
 SEAT_LEDS = ("seat:green-0", "seat:green-1", "seat:blue-0", "seat:blue-1")

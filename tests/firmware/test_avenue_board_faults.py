@@ -8,7 +8,7 @@ import json
 from shared_rules.avenue import move as M
 from shared_rules.avenue.apply import apply
 from shared_rules.avenue.state import MARKET
-from host_tools.sim.avenue_players import Players, TB, same_game, READ_MS, OFF_MS
+from host_tools.games.avenue.players import Players, TB, same_game, READ_MS, OFF_MS
 
 
 def agrees(p):

@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from host_tools.sim.avenue_players import Players, same_game, public_of
+from host_tools.games.avenue.players import Players, same_game, public_of
 from shared_rules.protocol import Rules
 from conftest import ROOT
 
@@ -129,7 +129,7 @@ def test_stickers_enrolled_on_the_console_and_the_offer_tapped_in():
 
 
 def test_the_demo_plays_a_whole_game(capsys):
-    from host_tools.sim import avenue_demo
+    from host_tools.games.avenue import demo as avenue_demo
     assert avenue_demo.main(["--seed", "19", "--players", "3"]) == 0
     out = capsys.readouterr().out
     assert "puts a card face down" in out and "wins (" in out

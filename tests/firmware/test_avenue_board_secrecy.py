@@ -9,7 +9,7 @@ import json
 import pytest
 
 from shared_rules.avenue import move as M
-from host_tools.sim.avenue_players import Players, TB
+from host_tools.games.avenue.players import Players, TB
 
 ALTERNATIVES = 3
 

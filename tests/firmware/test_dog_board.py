@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from host_tools.sim.players import Table
+from host_tools.games.track.players import Table
 from host_tools.sim.server import Sim
 from shared_rules import movegen
 from shared_rules.apply import apply as rules_apply

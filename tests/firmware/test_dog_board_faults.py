@@ -16,7 +16,7 @@ import threading
 import pytest
 
 from host_tools import paths
-from host_tools.sim.players import Table, Players, TableError, find
+from host_tools.games.track.players import Table, Players, TableError, find
 from shared_rules.apply import apply as rules_apply
 
 pytestmark = pytest.mark.micropython

@@ -8,7 +8,7 @@
 # made, not taken from what the board said.
 import pytest
 
-from host_tools.sim.players import Table, Players
+from host_tools.games.track.players import Table, Players
 from shared_rules import movegen
 from shared_rules.apply import apply as rules_apply
 from shared_rules.cards import STEPS

@@ -4,12 +4,12 @@ DOG Royal games on the 4- and 6-seat boards in which, before each citizen's jump
 capture, the hand first puts the moving piece on a square no legal move of the card reaches,
 waits for the board's refusal, and puts it back where it came from; every move must then be
 taken as the players meant it (the board's public view equal to the players' game after every
-turn: host_tools/sim/players.py's check). DOG and DOG Royal split no card (their 1-7 moves one
-piece one count), so the split, Agent DOG's Partner 4, is played so on the Agent DOG board,
-before each of its segments. Expectations: the rules core's legal moves."""
+turn: host_tools/games/track/players.py's check). DOG and DOG Royal split no card (their 1-7
+moves one piece one count), so the split, Agent DOG's Partner 4, is played so on the Agent DOG
+board, before each of its segments. Expectations: the rules core's legal moves."""
 import pytest
 
-from host_tools.sim.players import Table, Players, wloc
+from host_tools.games.track.players import Table, Players, wloc
 from shared_rules import movegen
 from shared_rules.cards import SPLIT
 from shared_rules.move import legal_moves

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from host_tools.sim.players import Table, Players
+from host_tools.games.track.players import Table, Players
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]  # whole games, one as .mpy
 

@@ -12,7 +12,7 @@ import zlib
 
 import pytest
 
-from host_tools.sim.players import Table, Players, TableError
+from host_tools.games.track.players import Table, Players, TableError
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]  # power cuts across whole games
 

@@ -15,7 +15,7 @@
 # nor take a citizen's jump away.
 import pytest
 
-from host_tools.sim.players import Table, find
+from host_tools.games.track.players import Table, find
 from shared_rules import movegen, notation
 from shared_rules.apply import apply as rules_apply
 from shared_rules.move import legal_moves

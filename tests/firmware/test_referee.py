@@ -2,7 +2,7 @@
 # and players acting through the simulator's control channel (tests/table.py).
 import pytest
 
-from host_tools.sim.players import Table, find, TableError
+from host_tools.games.track.players import Table, find, TableError
 
 pytestmark = pytest.mark.micropython
 

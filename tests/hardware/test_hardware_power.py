@@ -232,7 +232,7 @@ def cable_between(model, held_ma, bright_ma):
 
 @pytest.mark.micropython
 def test_a_brownout_resets_the_device_and_the_game_resumes_as_after_a_power_cut():
-    from host_tools.sim.players import Table, Players
+    from host_tools.games.track.players import Table, Players
     t = Table(seed=5)
     try:
         t.new_game(4)

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from host_tools.replay import replay, RecordError
-from host_tools.sim.avenue_players import Players
+from host_tools.games.avenue.players import Players
 from conftest import ROOT
 
 

@@ -172,7 +172,7 @@ def test_sim_demo_of_agent_avenue_plays_the_mode_asked_as_make_sim_does(mode):
     if mode == "simple":  # the simple side of the board has no black market (RULES.md)
         assert not [line for line in lines if "black market" in line or "offer" in line]
     # the same game as `make sim GAME=agent-avenue MODE=...` plays
-    made = subprocess.run([sys.executable, "-m", "host_tools.sim.avenue_demo", "--players",
+    made = subprocess.run([sys.executable, "-m", "host_tools.games.avenue.demo", "--players",
                            "2", "--seed", "3", "--mode", mode or "advanced"],
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert made.returncode == 0, made.stderr
@@ -289,7 +289,7 @@ def test_replay_refuses_bad_records(tmp_path):
 
 @pytest.mark.micropython
 def test_export_from_a_simulated_board(tmp_path):
-    from host_tools.sim.players import Table, find
+    from host_tools.games.track.players import Table, find
     flash = str(tmp_path / "flash")
     t = Table(seed=4, flash=flash)
     try:
@@ -311,7 +311,7 @@ def test_export_from_a_simulated_board(tmp_path):
 def test_export_and_replay_of_a_royal_game_on_the_6_seat_board(tmp_path):
     # the simulated flash remembers its board: export finds the 6-seat board's game, and the
     # replay reads it as DOG Royal on dog-6 (the record names game and layout)
-    from host_tools.sim.players import Table, Players
+    from host_tools.games.track.players import Table, Players
     flash = str(tmp_path / "flash")
     t = Table(seed=2, flash=flash, board="dog-6")
     try:

@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT
 from host_tools import deploy as dp
 from host_tools.device import SerialConsole
-from host_tools.sim.players import Table, Players, CARDS, LAY
+from host_tools.games.track.players import Table, Players, CARDS, LAY
 from shared_rules.move import legal_moves
 from host_tools.virtual.device import VirtualDevice
 from host_tools.virtual.link import VirtualLink

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from host_tools.sim.players import Table
+from host_tools.games.track.players import Table
 from host_tools.sim.requests import MAX_LINE, MAX_WAIT_MS
 
 pytestmark = pytest.mark.micropython

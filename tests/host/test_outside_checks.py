@@ -17,7 +17,8 @@ where the rules force them.
 
 After a cut the players do what docs/power-cuts.md tells a person: they read what the board
 says (the `resumed` event, the view's `expected`, `pads`, `put_back`, `tap`, `seat`) and do it
-(host_tools/sim/players.py Table.recover, host_tools/sim/avenue_players.py Players.recover).
+(host_tools/games/track/players.py Table.recover, host_tools/games/avenue/players.py
+Players.recover).
 After every turn the board's public view must be the players' own rules game.
 
 Three faults of the board found this way have their smallest reproductions at the end of this
@@ -30,9 +31,9 @@ import random
 
 import pytest
 
-from host_tools.sim.avenue_players import (Players as AvenuePlayers, TB, PAWN, MOVE_MS,
+from host_tools.games.avenue.players import (Players as AvenuePlayers, TB, PAWN, MOVE_MS,
                                            same_game)
-from host_tools.sim.players import Table, Players, wanted_board, wloc, PASS_MS
+from host_tools.games.track.players import Table, Players, wanted_board, wloc, PASS_MS
 from shared_rules import movegen
 from shared_rules.avenue import legality
 from shared_rules.avenue import move as M

@@ -53,7 +53,7 @@ def quiet_world(board, design=None):
 
 
 def _avenue():
-    from host_tools.sim.avenue_world import AvenueWorld
+    from host_tools.games.avenue.world import AvenueWorld
     return AvenueWorld(3)
 
 

@@ -5,7 +5,7 @@
 # location. Whole games are the referee's tests; these check what the sensing gives them.
 import pytest
 
-from host_tools.sim.players import Table
+from host_tools.games.track.players import Table
 from host_tools.sim.server import Sim, SimError, board_and_cards
 
 RANKS = ("king", "knight", "citizen", "jester")

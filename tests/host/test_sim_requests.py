@@ -315,7 +315,7 @@ def test_a_fault_of_the_simulated_board_is_answered_not_raised_into_the_firmware
     # the device serves hand requests from inside the firmware's own board calls: whatever the
     # world raises must come back as an answer, or it unwinds through the firmware and the
     # device stops as if the firmware had crashed
-    from host_tools.sim.avenue_world import AvenueWorld
+    from host_tools.games.avenue.world import AvenueWorld
     from host_tools.sim.control import MARK, Control
 
     class Broken(AvenueWorld):

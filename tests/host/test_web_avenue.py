@@ -17,10 +17,11 @@ import urllib.request
 
 import pytest
 
-from host_tools.web.avenue_twin import AvenueTwin
+from host_tools.games.avenue.twin import AvenueTwin
 from host_tools.web.server import serve
 from shared_rules.avenue import move as M
 from shared_rules.avenue import position, randgame, tables
+from shared_rules.avenue.state import MARKET
 from shared_rules.avenue.tables import NONE
 from shared_rules.rng import Rng
 from test_web import board_events, kinds, page_events, slow_answers
@@ -270,7 +271,7 @@ class PagePlayers:
         st = position.parse(TB, pos)
         table = self.table()
         mv = randgame.choose(st, table, self.rng)
-        side = TB.sides[st.who_acts()]
+        side = TB.sides[st.pending[0] if st.phase == MARKET else st.active]
         if mv.kind == M.DISCARD:
             self.light(mv.seat)
             h = self.handle(TB.agent_names[table.discarded[-1]], [self.hand(side, mv.seat)])
@@ -685,7 +686,7 @@ def test_a_play_sounds_the_buzzer_and_lights_the_pads_for_the_recruit(site):
 # -- the page's parts, without a browser ------------------------------------------------------
 def test_led_meanings_follow_the_firmwares_led_table():
     from firmware.games.avenue import lights as fw
-    from host_tools.web import avenue_lights as L
+    from host_tools.games.avenue import lights as L
 
     def dim(code, top=96):  # the strip holds colours scaled by brightness and the limiter
         return [v * top // 255 for v in fw.PALETTE[code]]
@@ -706,7 +707,7 @@ def test_led_meanings_follow_the_firmwares_led_table():
 
 
 def test_the_guidance_line_says_what_to_do_from_public_facts_only():
-    from host_tools.web.avenue_guidance import line
+    from host_tools.games.avenue.guidance import line
     base = {"mode": "advanced", "seats": {"green": 1, "blue": 2}, "active": "green",
             "pawns": {"green": 3, "blue": 9}, "expected": [], "seat": 0,
             "pads": {"up": None, "down": None}, "tap": "discard", "rules_phase": "play",
@@ -753,7 +754,7 @@ def test_the_guidance_line_says_what_to_do_from_public_facts_only():
 
 
 def test_the_cards_on_the_table_follow_the_boards_events():
-    from host_tools.web.avenue_cards import Cards
+    from host_tools.games.avenue.cards import Cards
     deck = [("%014x" % j, a) for j, a in enumerate(
         [a for a in TB.agent_names for _ in range(TB.copies[TB.agent_index[a]])] +
         list(TB.market_names))]

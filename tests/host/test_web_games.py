@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from host_tools.sim.players import Table, score
-from host_tools.web.avenue_twin import AvenueTwin
+from host_tools.games.track.players import Table, score
+from host_tools.games.avenue.twin import AvenueTwin
 from host_tools.web.server import serve
 from host_tools.web.twin import Twin
 from shared_rules import variant
@@ -118,10 +118,10 @@ def site(browser):
         s.close()
 
 
-# -- the DOG boards: host_tools/sim/players.py's table, its hands the page's -------------------
+# -- the DOG boards: host_tools/games/track/players.py's table, its hands the page's -------
 class PageTable(Table):
-    """The players' table of host_tools/sim/players.py (the moves and effects carried out the
-    way hands do them, their own copy of the game checked against the board's after every
+    """The players' table of host_tools/games/track/players.py (the moves and effects carried
+    out the way hands do them, their own copy of the game checked against the board's after every
     turn), with every hand action made through the page's API and the cards the page deals;
     board time stepped by hand. Before it acts it reads the guidance line (the person's only
     guide): the line must ask for what it does."""

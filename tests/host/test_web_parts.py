@@ -8,8 +8,8 @@ import json
 import pytest
 
 from firmware.games.track import view as fw
-from host_tools.web import actions, guidance, lights
-from host_tools.web.hands import Hands, IN_HAND, IN_PLAY, PLAYED
+from host_tools.games.track import actions, guidance, lights
+from host_tools.games.track.hands import Hands, IN_HAND, IN_PLAY, PLAYED
 from host_tools.web.server import BadRequest, MAX_DEPTH, parse_body
 
 def deck():

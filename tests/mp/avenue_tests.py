@@ -162,7 +162,7 @@ def test_the_face_down_card_changes_no_output_byte():
 
 def test_selftest_checks_every_reader_of_the_board():
     from firmware import selftest
-    from host_tools.sim.avenue_world import AvenueWorld
+    from host_tools.games.avenue.world import AvenueWorld
     import builtins
     real_print = builtins.print
     builtins.print = lambda *a, **kw: None

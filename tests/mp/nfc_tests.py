@@ -227,7 +227,7 @@ AVENUE = "hardware/variants/agent-avenue"
 
 
 def avenue(spec=None, seed=21):
-    from host_tools.sim.avenue_world import AvenueWorld
+    from host_tools.games.avenue.world import AvenueWorld
     w = AvenueWorld(seed, AVENUE, readers=spec)
     return w, Board(config_dir=AVENUE, data_dir=SCRATCH)
 
@@ -288,7 +288,7 @@ def test_avenue_the_application_keeps_one_field_on_at_a_time():
 
 
 def AvenueWorld_with_cards():
-    from host_tools.sim.avenue_world import AvenueWorld
+    from host_tools.games.avenue.world import AvenueWorld
     w = AvenueWorld(22, AVENUE)
     for name, (uid, _) in zip(("up", "down", "tap"), w.deck):
         w.card(uid, name)

@@ -3,7 +3,7 @@
 import json
 
 from host_tools.sim.world import World, SimError
-from host_tools.sim.avenue_world import AvenueWorld
+from host_tools.games.avenue.world import AvenueWorld
 from host_tools.sim import magnetics
 from firmware.board import Board
 from simboard import fresh, scan_for, state_of, check

@@ -250,9 +250,9 @@ def test_the_words_are_the_same_on_micropython(whole_games):
 def whole_games():
     """The console events of whole games on the simulated boards (the real firmware):
     Agent DOG (undercover pieces), DOG Royal (ranks, draws, jumps), Agent Avenue advanced."""
-    from host_tools.sim import demo
-    from host_tools.sim.avenue_players import Players
-    from host_tools.sim.players import Table
+    from host_tools.games.track import demo
+    from host_tools.games.avenue.players import Players
+    from host_tools.games.track.players import Table
     games = {}
     for game, board, seed in (("agent-dog", "agent-dog-4", 2), ("dog-royal", "dog-4", 3)):
         table = Table(seed=seed, board=board)

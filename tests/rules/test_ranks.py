@@ -35,9 +35,9 @@ def test_the_firmware_reads_the_names_without_loading_dog_royal(tmp_path):
         "sys.path.insert(0, %r)\nsys.path.insert(0, %r)\n"
         "import shared_rules.ranks\n"
         "leaf = sorted(k for k in sys.modules if k.startswith('shared_rules'))\n"
-        "import firmware.calibrate, firmware.referee\n"
+        "import firmware.calibrate, firmware.games.track.referee\n"
         "print(json.dumps({'leaf': leaf, 'royal': 'shared_rules.royal' in sys.modules,\n"
-        "                  'same': firmware.referee.RANKS is shared_rules.ranks.RANKS and\n"
+        "                  'same': firmware.games.track.referee.RANKS is shared_rules.ranks.RANKS and\n"
         "                          firmware.calibrate.RANKS is shared_rules.ranks.RANKS}))\n"
         % (DEVICE, ROOT))
     out = subprocess.run([micropython_cmd(), str(script)], cwd=str(tmp_path),

@@ -9,7 +9,7 @@ const C = 380, R = 300, SPACE = 11;
 const state = { layout: null, since: 0, held: [], selected: null, pieces: {}, replay: null,
                 slideFrom: null, timer: null, view: null, live: null };
 
-// the mark drawn on a lit location, by what its LED asks (host_tools/web/lights.py): the
+// the mark drawn on a lit location, by what its LED asks (host_tools/games/track/lights.py): the
 // firmware gives one colour to several meanings, the mark tells them apart
 const MARKS = { movable: "", target: "", knock: "✕", home: "⌂", meet: "◆", steps: "•",
                 accepted: "✓", put: "+", take: "−", turn: "↻", exchange: "⇄", put_back: "!",

@@ -1,6 +1,6 @@
 """The one line that tells the players what to do next ("Red: tap a card", "Move the piece on
 38 to 55, upside down", "Refused: ..."), built only from what every player can see: the
-board's public view, its events, its LEDs (as meanings, host_tools/web/lights.py) and where
+board's public view, its events, its LEDs (as meanings, host_tools/games/track/lights.py) and where
 pieces stand (a piece upside down is "undercover"). Never from a hidden colour: nothing here
 can know one.
 
@@ -14,7 +14,7 @@ line() answers {"text": ..., "kind": ...}; kind is one of
 
 from shared_rules.describe_base import cap as _cap, fault, listed as _names, reason, where
 
-# what a target light offers, in words (host_tools/web/lights.py's meanings)
+# what a target light offers, in words (host_tools/games/track/lights.py's meanings)
 _TARGETS = {"target": "green", "knock": "knocks a piece out", "home": "home",
             "meet": "meeting point"}
 _NAMED_TARGETS = 3  # more targets than this are "a lit target"

@@ -1,5 +1,5 @@
 """The hand actions of the Agent Avenue board's page (POST /api/act), checked whole before the
-twin does anything (host_tools/web/actions.py checks the fields both boards share).
+twin does anything (host_tools/games/track/actions.py checks the fields both boards share).
 
     lift {at}, place {id, at}, slide {id, path}   a pawn (pawns are never turned over)
     card {id, reader}     a card onto a pad: "up" or "down" from a hand the page shows; "tap"
@@ -9,8 +9,8 @@ twin does anything (host_tools/web/actions.py checks the fields both boards shar
     card_off {reader}     a card taken off the up or down pad
     press, fault, power_on                        as on the DOG boards
     new_game {players, mode}                      2, 3 or 4 players; simple or advanced"""
-from host_tools.web import actions
-from host_tools.web.actions import ActionError
+from host_tools.games.track import actions
+from host_tools.games.track.actions import ActionError
 
 READERS = ("up", "down", "tap")
 MODES = ("simple", "advanced")

@@ -6,7 +6,7 @@ lifted off them in a recruit (until the board says who recruited which), each si
 the discards (face down), the black-market deck (face down, top last), the offer (3 places),
 each side's ongoing cards and the instants spent.
 
-Hands put cards on the pads and take them off (host_tools/web/avenue_twin.py); the board's
+Hands put cards on the pads and take them off (host_tools/games/avenue/twin.py); the board's
 events say where every other card goes: a `draw` deals from the deck, a `discard` lays the
 tapped card aside, `recruit` puts an agent in a tableau, `hand` takes one back into a hand,
 `market` and `refill` change the offer. A card that is tapped stays where it lies until an

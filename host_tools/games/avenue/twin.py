@@ -1,7 +1,7 @@
 """The digital twin of the Agent Avenue board (hardware/variants/agent-avenue): its firmware
 (firmware/games/avenue) on the simulated board, board time running with the wall clock, the cards on
-the table beside it (host_tools/web/avenue_cards.py), and every hand action of the page checked
-(host_tools/web/avenue_actions.py) and carried out through the simulator's world API: pawns
+the table beside it (host_tools/games/avenue/cards.py), and every hand action of the page checked
+(host_tools/games/avenue/actions.py) and carried out through the simulator's world API: pawns
 lifted, put down and slid; cards put on the up and down pads, taken off them, tapped on the tap
 pad; buttons pressed. Everything else (the tick, the console, pawns in hand, buttons, faults,
 power) is the DOG boards' twin's (host_tools/web/twin.py).
@@ -18,9 +18,10 @@ import os
 
 from host_tools import paths
 from host_tools.sim.server import Sim
-from host_tools.web import avenue_actions, avenue_guidance, avenue_lights
-from host_tools.web.avenue_actions import LIFTED, TOPS
-from host_tools.web.avenue_cards import Cards, SIDES, TB
+from host_tools.games.avenue import actions as avenue_actions, guidance as avenue_guidance
+from host_tools.games.avenue import lights as avenue_lights
+from host_tools.games.avenue.actions import LIFTED, TOPS
+from host_tools.games.avenue.cards import Cards, SIDES, TB
 from host_tools.web.twin import (CARD_ON_MS, EVENTS_KEPT, PRESS_MS, Twin, TwinError,
                                  public_answer, refuse)
 from shared_rules.describe import words
@@ -261,7 +262,7 @@ class AvenueTwin(Twin):
 
     # -- hands -------------------------------------------------------------------------------
     def act(self, req):
-        """One action of the page (host_tools/web/avenue_actions.py); returns {"ok": ...} with
+        """One action of the page (host_tools/games/avenue/actions.py); returns {"ok": ...} with
         a reason. Raises ActionError for a malformed one."""
         avenue_actions.check(req, self.location_set)
         op = req["op"]

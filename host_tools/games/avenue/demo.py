@@ -1,4 +1,4 @@
-"""python -m host_tools.sim.avenue_demo [--mode simple|advanced] [--players 2|3|4] [--seed S]
+"""python -m host_tools.games.avenue.demo [--mode simple|advanced] [--players 2|3|4] [--seed S]
 
 A whole game of La Via delle Spie / Agent Avenue on the simulated Agent Avenue board: simulated
 players put cards on the up, down and tap pads and move the pawns by hand; the real firmware,
@@ -8,7 +8,7 @@ import argparse
 import sys
 import time
 
-from host_tools.sim.avenue_players import GAME, Players, same_game
+from host_tools.games.avenue.players import GAME, Players, same_game
 from shared_rules.describe import printed, words
 
 SEATS = {2: (1, 1), 3: (2, 1), 4: (2, 2)}
@@ -30,7 +30,7 @@ def describe(e):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m host_tools.sim.avenue_demo",
+    ap = argparse.ArgumentParser(prog="python -m host_tools.games.avenue.demo",
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("--mode", default="advanced", choices=("simple", "advanced"))
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))

@@ -1,4 +1,4 @@
-"""python -m host_tools.sim.demo [--players N] [--seed S] [--game G] [--board B]
+"""python -m host_tools.games.track.demo [--players N] [--seed S] [--game G] [--board B]
 
 The main job: a whole game on the simulated board (Agent DOG by default; DOG and DOG Royal on
 the board their players need: dog-4 for 2-4 players, dog-6 for 5 and 6). Simulated players tap
@@ -8,7 +8,7 @@ import argparse
 import sys
 import time
 
-from host_tools.sim.players import Table, Players
+from host_tools.games.track.players import Table, Players
 from host_tools.sim.server import BOARDS, SimError, board_and_cards
 from shared_rules import variant
 from shared_rules.describe import printed, words
@@ -51,7 +51,7 @@ def play(table, players, game, seed, after_turn=None):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m host_tools.sim.demo",
+    ap = argparse.ArgumentParser(prog="python -m host_tools.games.track.demo",
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5, 6))
     ap.add_argument("--seed", type=int, default=1)
