@@ -21,6 +21,11 @@ READY_EVERY = 25  # twice a second the still board lets the game's journal erase
 # while the field comes up)
 BOOT_POLLS = 3
 GAME_OVER = "game_over"  # the phase every referee names a finished game by
+# the type checker's view of what a family's App sets and gives (below); never true on a board,
+# where the names are bare annotations that cost nothing
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def print_line(line):
@@ -56,6 +61,20 @@ class App:
     SOUNDS = {}
     GAME = None
     OPS = {}
+    # set by the family's setup, and its hooks (described below)
+    ref: "Any"
+    view: "Any"
+    cardmap: "Any"
+    choices: "Any"
+    setup: "Any"
+    sense_at_boot: "Any"
+    cards_at_boot: "Any"
+    sensed: "Any"
+    card_event: "Any"
+    start_choice: "Any"
+    game_button: "Any"
+    back_button: "Any"
+    menu_shown: "Any"
     # the published view is asked again at every redraw (True) or only when something changed
     LIVE_VIEW = False
 
