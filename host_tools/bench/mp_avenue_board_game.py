@@ -83,7 +83,7 @@ def sense():
         board[st.pawns[1]] = 2
     ref.sense(board)
     ref.decide()
-    lights.render(ref, True)
+    lights.render(ref.publish(), True)
 
 
 rng, table, st0 = randgame.start(tb, SEED, ADVANCED, SEATS)

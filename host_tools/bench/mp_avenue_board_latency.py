@@ -11,6 +11,7 @@ sys.path.insert(0, "host_tools/sim/device")
 sys.path.insert(1, ".")
 import json
 from host_tools.games.avenue.world import AvenueWorld
+from firmware import loop
 from firmware.games.avenue import app as app_mod
 from firmware.games.avenue import referee as R
 
@@ -50,21 +51,21 @@ def run_until(cond, limit=600):
         a.step(n)
         n += 1
         spent = w.clock_us - t0
-        if spent < app_mod.SCAN_MS * 1000:
-            w.advance_us(app_mod.SCAN_MS * 1000 - spent)  # as main paces the loop
+        if spent < loop.SCAN_MS * 1000:
+            w.advance_us(loop.SCAN_MS * 1000 - spent)  # as main paces the loop
         if cond():
             return
     raise SystemExit("timed out")
 
 
-run_until(lambda: ref.phase() == "play")
+run_until(lambda: ref.phase == "play")
 w.card(up, "up")
 w.card(down, "down")
-run_until(lambda: ref.phase() == "recruit")
+run_until(lambda: ref.phase == "recruit")
 w.card_off("down")
 run_until(lambda: ref.taken == R.DOWN)
 # what the recruit's processing starts from, to run it again (N = 2)
-saved = (ref.st, ref.pad[R.UP], ref.pad_kind[R.UP], bytes(a.lights.shown))
+saved = (ref.st, ref.pad[R.UP], ref.pad_kind[R.UP], bytes(a.view.shown))
 t_lift = w.clock_us
 w.card_off("up")
 t_decided = [0]
@@ -98,8 +99,8 @@ for _ in range(N - 1):
     ref.played[R.UP] = saved[1]
     ref.moving = False
     ref.diff = []
-    a.lights.shown[:] = shown_before
+    a.view.shown[:] = shown_before
     ref.on_pad_off(R.UP)
-    a.lights.render(ref, True)
+    a.view.render(ref.publish(), True)
 print(json.dumps({"lift_to_decision_ms": (t_decided[0] - t_lift) / 1000.0,
                   "lift_to_leds_ms": (t_leds - t_lift) / 1000.0, "expected": expected}))

@@ -80,17 +80,17 @@ def started(name="av1"):
 def test_a_turn_play_recruit_pawns():
     t = started()
     ref = t.ref
-    check(ref.phase() == "play", "phase %s" % ref.phase())
+    check(ref.phase == "play", "phase %s" % ref.phase)
     check(t.events("turn")[-1]["side"] == "green", "green starts")
     ref.on_pad(R.UP, uid(t.kind("enforcer")))
     ref.on_pad(R.DOWN, uid(t.kind("mole")))
-    check(ref.phase() == "recruit", "both cards played: phase %s" % ref.phase())
+    check(ref.phase == "recruit", "both cards played: phase %s" % ref.phase)
     view = ref.public_view()
     check(view["played"]["down"] == "hidden" and view["played"]["up"] == "enforcer",
           "played %r" % view["played"])
     check(view["hands"]["green"] == [4] and view["deck"] == 38 - 8 - 2, "drawn back to 4")
     ref.on_pad_off(R.DOWN)  # blue takes the face-down card
-    check(ref.phase() == "recruit", "one card lifted: still the recruit")
+    check(ref.phase == "recruit", "one card lifted: still the recruit")
     ref.on_pad_off(R.UP)
     rec = t.events("recruit")
     check([(r["side"], r["agent"]) for r in rec] == [("blue", "mole"), ("green", "enforcer")],
@@ -100,7 +100,7 @@ def test_a_turn_play_recruit_pawns():
     check(view["phase"] == "await_effect" and view["expected"] == ["0", "1", "4", "7"],
           "view %s %r" % (view["phase"], view["expected"]))
     t.pawns(1, 4)
-    check(ref.phase() == "play" and t.events("turn")[-1]["side"] == "blue", "blue's turn")
+    check(ref.phase == "play" and t.events("turn")[-1]["side"] == "blue", "blue's turn")
 
 
 def test_identical_names_only_when_declared():
@@ -108,9 +108,9 @@ def test_identical_names_only_when_declared():
     ref = t.ref
     ref.on_pad(R.UP, uid(t.kind("sentinel")))
     ref.on_pad(R.DOWN, uid(100 + t.kind("sentinel")))
-    check(ref.phase() == "play" and t.events("reject"), "refused without a declaration")
+    check(ref.phase == "play" and t.events("reject"), "refused without a declaration")
     ref.hold_confirm()
-    check(ref.phase() == "recruit", "declared: played (%s)" % ref.phase())
+    check(ref.phase == "recruit", "declared: played (%s)" % ref.phase)
 
 
 def test_resume_from_flash_replays_every_decision():
@@ -241,7 +241,7 @@ def test_after_a_cut_in_the_recruit_a_lift_decides_nothing_until_both_cards_are_
     check(ref.put_back() == ["up", "down"], "both asked back: %r" % ref.put_back())
     ref.on_pad(R.UP, uid(t.kind("enforcer")))
     ref.on_pad_off(R.UP)  # lifted before the face-down card is back: no choice
-    check(not again.events("recruit") and ref.phase() == "recruit", "nothing decided")
+    check(not again.events("recruit") and ref.phase == "recruit", "nothing decided")
     ref.on_pad(R.DOWN, uid(100 + t.kind("mole")))  # the other mole: not the card played
     check(again.events("reject") and ref.put_back() == ["up", "down"], "a twin refused")
     ref.on_pad_off(R.DOWN)

@@ -1,11 +1,14 @@
-# What the Agent Avenue board's LEDs show, from public information only: where each pawn stands
-# or must go, the seat to act, and which pad expects a card. A pad with a card shows the same
-# colour whatever the card is, so the face-down card never reaches an LED. The colours are the
-# table in firmware/games/avenue/README.md.
+# What the Agent Avenue board's LEDs show, drawn from the view its referee publishes
+# (shown.py: public information only): where each pawn stands or must go, the seat to act, and
+# which pad expects a card. A pad with a card shows the same colour whatever the card is, so
+# the face-down card never reaches an LED. The colours are the table in
+# firmware/games/avenue/README.md.
 #
 # A redraw fills a frame of colour codes (one byte per LED) and hands the strip only the LEDs
-# whose code changed.
+# whose code changed (hal/leds.Frame).
+from firmware.hal.leds import Frame
 from firmware.games.avenue import referee as R
+from firmware.games.avenue import shown as S
 
 OFF = 0
 GREEN = 1      # green's pawn stands here / must go here (blinking)
@@ -25,29 +28,29 @@ SIDE_DIM = (DIM_GREEN, DIM_BLUE)
 MENU_MODES = 2
 
 
-class Lights:
+# the colour of a pad's mark (shown.py), lit and in a blink's dark half
+PAD_ON = (OFF, WANT, FULL, PICK, WANT, TAKE)
+PAD_BLINK_OFF = (OFF, WANT, FULL, PICK, OFF, OFF)
+
+
+class Lights(Frame):
     def __init__(self, strip, led_names, spaces):
-        self.strip = strip
+        Frame.__init__(self, strip, len(led_names), PALETTE)
         self.space_led = bytearray([led_names.index(str(i)) for i in range(spaces)])
         self.seat_led = bytearray([led_names.index(n) for n in (
             "seat:green-0", "seat:green-1", "seat:blue-0", "seat:blue-1")])
         self.pad_led = bytearray([led_names.index("reader:" + n) for n in R.READERS])
-        n = len(led_names)
-        self.frame = bytearray(n)
-        self.shown = bytearray(n)
-        self.first = True
 
-    def render(self, ref, blink_on, menu=None):
-        f = self.frame
-        for i in range(len(f)):
-            f[i] = OFF
-        if menu is not None:
-            self._menu(menu)
-        elif ref.st is not None:
-            self._spaces(ref, blink_on)
-            self._seats(ref)
-            self._pads(ref, blink_on)
-        self._flush()
+    def render(self, sh, blink_on):
+        """Draws the published view sh (shown.py)."""
+        self.frame[:] = self.blank
+        if sh.menu is not None:
+            self._menu(sh.menu)
+        elif sh.playing:
+            self._spaces(sh, blink_on)
+            self._seats(sh)
+            self._pads(sh, blink_on)
+        self.flush()
 
     def _menu(self, choice):
         # the seats in play lit, the market corners when the choice is the advanced mode
@@ -56,74 +59,40 @@ class Lights:
             for seat in range(seats[side]):
                 self.frame[self.seat_led[side * 2 + seat]] = SIDE_CODE[side]
         if mode == "advanced":
-            tb = R.tables.load()
-            for i in range(len(self.space_led)):
-                if tb.is_market[i]:
-                    self.frame[self.space_led[i]] = MARKET
+            self._market()
 
-    def _spaces(self, ref, blink_on):
-        st = ref.st
-        tb = ref.tb
+    def _market(self):
+        tb = R.tables.load()
+        for i in range(len(self.space_led)):
+            if tb.is_market[i]:
+                self.frame[self.space_led[i]] = MARKET
+
+    def _spaces(self, sh, blink_on):
         f = self.frame
         led = self.space_led
-        if st.advanced:
-            for i in range(len(led)):
-                if tb.is_market[i]:
-                    f[led[i]] = MARKET
+        if sh.advanced:
+            self._market()
         for side in range(2):
-            f[led[st.pawns[side]]] = SIDE_CODE[side]
-        for i in ref.diff:
-            w = ref._want(i)
-            if ref.sensed[i] == R.SCANNER_FAULT:
+            f[led[sh.pawns[side]]] = SIDE_CODE[side]
+        marks = sh.spaces
+        for i in range(len(led)):
+            m = marks[i]
+            if m == S.SPACE_FAULT:
                 f[led[i]] = FAULT if blink_on else OFF
-            elif w == 0:
+            elif m == S.SPACE_TAKE:
                 f[led[i]] = TAKE
-            elif not blink_on:
+            elif m == S.SPACE_COME and not blink_on:
                 f[led[i]] = OFF  # a pawn must come here: its colour blinks
 
-    def _seats(self, ref):
-        st = ref.st
-        if st.winner >= 0:
-            for seat in range(st.seats[st.winner]):
-                self.frame[self.seat_led[st.winner * 2 + seat]] = SIDE_CODE[st.winner]
-            return
-        side = st.pending[0] if st.phase == R.MARKET else st.active
-        for seat in range(st.seats[side]):
-            self.frame[self.seat_led[side * 2 + seat]] = (SIDE_CODE[side] if seat == ref.seat
+    def _seats(self, sh):
+        side = sh.seat_side
+        for seat in range(sh.seat_count):
+            lit = sh.seat_lit == S.ALL_SEATS or seat == sh.seat_lit
+            self.frame[self.seat_led[side * 2 + seat]] = (SIDE_CODE[side] if lit
                                                           else SIDE_DIM[side])
 
-    def _pads(self, ref, blink_on):
-        st = ref.st
-        f = self.frame
-        led = self.pad_led
-        if ref.ready() and st.phase == R.PLAY:
-            f[led[R.UP]] = FULL if ref.pad[R.UP] else WANT
-            f[led[R.DOWN]] = FULL if ref.pad[R.DOWN] else WANT
-        elif ref.ready() and st.phase == R.RECRUIT:
-            for r in (R.UP, R.DOWN):
-                if ref.wants_back(r):
-                    f[led[r]] = WANT if blink_on else OFF  # its played card, back on it
-                elif ref.pad[r]:
-                    f[led[r]] = PICK
-        if ref.tap_wants() is not None:
-            f[led[R.TAP]] = WANT
-        for r in (R.UP, R.DOWN, R.TAP):
-            if ref.stale & (1 << r):
-                f[led[r]] = TAKE if blink_on else OFF  # found at power-up: lift it first
-        if ref.reject_left and ref.reject_reader >= 0:
-            f[led[ref.reject_reader]] = TAKE if blink_on else OFF
-
-    def _flush(self):
-        f = self.frame
-        shown = self.shown
-        strip = self.strip
-        changed = self.first
-        for i in range(len(f)):
-            if f[i] != shown[i] or self.first:
-                c = PALETTE[f[i]]
-                strip.set(i, c[0], c[1], c[2])
-                shown[i] = f[i]
-                changed = True
-        self.first = False
-        if changed:
-            strip.show()
+    def _pads(self, sh, blink_on):
+        colour = PAD_ON if blink_on else PAD_BLINK_OFF
+        marks = sh.pads
+        for r in range(len(marks)):
+            self.frame[self.pad_led[r]] = colour[marks[r]]

@@ -16,6 +16,7 @@ from shared_rules.avenue.state import PLAY, RECRUIT, MARKET, PHASES
 from shared_rules.avenue.tables import NONE
 from firmware.store import Offsets
 from firmware.games.avenue import record
+from firmware.games.avenue import shown as S
 
 GAME = record.GAME
 UP = 0
@@ -83,6 +84,7 @@ class Referee:
         self.mk = [NONE, NONE, NONE, 0]   # market: card, refill, agent, again
         self.reject_reader = -1  # the pad whose card was refused (its LED blinks)
         self.reject_left = 0
+        self.shown = S.Shown(spaces, len(READERS))  # the published view (publish)
 
     # -- cards ----------------------------------------------------------------------------
     def kinds(self):
@@ -206,7 +208,9 @@ class Referee:
             self.mismatched = True
             self.emit({"event": "mismatch", "locations": [str(i) for i in self.diff]})
 
+    @property
     def phase(self):
+        """The board's phase (the loop's contract: firmware/loop.py), None without a game."""
         st = self.st
         if st is None:
             return None
@@ -580,7 +584,7 @@ class Referee:
         out = position.dump(st)
         if "played" in out:
             out["played"]["down"] = "hidden"  # until the recruit
-        out["phase"] = self.phase()
+        out["phase"] = self.phase
         out["rules_phase"] = PHASES[st.phase]
         out["expected"] = [str(i) for i in self.diff]
         out["layout"] = GAME
@@ -595,6 +599,59 @@ class Referee:
             mk = self.mk
             out["taken"] = None if mk[0] == NONE else tb.market_names[mk[0]]
         return out
+
+    def publish(self):
+        """The published view (shown.py), filled from public facts only: where the pawns stand
+        and must go, the seats to act, what each pad expects. The LEDs draw from it alone."""
+        sh = self.shown
+        st = self.st
+        sh.playing = st is not None
+        if st is None:
+            return sh
+        sh.advanced = st.advanced
+        sh.pawns[0] = st.pawns[0]
+        sh.pawns[1] = st.pawns[1]
+        self._publish_spaces(sh.spaces)
+        if st.winner >= 0:
+            sh.seat_side = st.winner
+            sh.seat_lit = S.ALL_SEATS
+        else:
+            sh.seat_side = st.pending[0] if st.phase == MARKET else st.active
+            sh.seat_lit = self.seat
+        sh.seat_count = st.seats[sh.seat_side]
+        self._publish_pads(sh.pads)
+        return sh
+
+    def _publish_spaces(self, marks):
+        for i in range(self.n):
+            marks[i] = S.SPACE_OK
+        for i in self.diff:
+            if self.sensed[i] == SCANNER_FAULT:
+                marks[i] = S.SPACE_FAULT
+            elif self._want(i) == 0:
+                marks[i] = S.SPACE_TAKE
+            else:
+                marks[i] = S.SPACE_COME
+
+    def _publish_pads(self, marks):
+        phase = self.st.phase
+        ready = self.ready()
+        for r in range(len(READERS)):
+            marks[r] = S.PAD_OFF
+            if r == TAP:
+                if self.tap_wants() is not None:
+                    marks[r] = S.PAD_WANT
+            elif ready and phase == PLAY:
+                marks[r] = S.PAD_FULL if self.pad[r] else S.PAD_WANT
+            elif ready and phase == RECRUIT:
+                if self.wants_back(r):
+                    marks[r] = S.PAD_BACK  # its played card, back on it
+                elif self.pad[r]:
+                    marks[r] = S.PAD_PICK
+            if self.stale & (1 << r):
+                marks[r] = S.PAD_LIFT  # found at power-up: lift it first
+        if self.reject_left and self.reject_reader >= 0:
+            marks[self.reject_reader] = S.PAD_LIFT
 
     def export_parts(self):
         """The game record (docs/agent-avenue-board.md) piece by piece."""

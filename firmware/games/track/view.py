@@ -3,8 +3,8 @@
 # from who hides under an undercover piece. The colours are the table in firmware/README.md.
 #
 # A redraw builds a frame of colour codes (one byte per LED) and hands only the LEDs whose code
-# changed to the strip: redraws come after every settled board and five times a second for
-# blinking, and most change nothing, so the common redraw is a few byte copies and one compare.
+# changed to the strip (hal/leds.Frame).
+from firmware.hal.leds import Frame
 from firmware.games.track import move_lights, places
 
 OFF = 0
@@ -32,21 +32,16 @@ TODO_CODE = {places.PUT: PUT, places.TAKE: TAKE, places.TURN: TURN, places.EXCHA
              places.FAULT: FAULT}
 
 
-class View:
+class View(Frame):
     def __init__(self, strip, led_names, names, places, lay):
         """names: sensor index -> location name (the LED under it has the same name)."""
-        self.strip = strip
+        Frame.__init__(self, strip, len(led_names), PALETTE + [SEAT[c] for c in lay.colours])
         self.lay = lay
         self.places = places
-        self.palette = PALETTE + [SEAT[c] for c in lay.colours]
         self.led_of_sensor = bytearray(places.n)  # filled in place: no list of n ints at boot
         for i in range(places.n):
             self.led_of_sensor[i] = led_names.index(names[i])
         self.seat_led = bytearray([led_names.index("seat:" + c) for c in lay.colours])
-        n = len(led_names)
-        self.frame = bytearray(n)   # colour code per LED, being drawn
-        self.shown = bytearray(n)   # what the strip was last given
-        self.blank = bytes(n)
 
     def render(self, sh, blink_on):
         """Draws the referee's published model sh (firmware/games/track/shown.py)."""
@@ -81,17 +76,4 @@ class View:
             code = TODO_CODE[what]
             if code != FAULT or blink_on:
                 f[los[i]] = code
-        self._flush()
-
-    def _flush(self):
-        f = self.frame
-        shown = self.shown
-        s = self.strip
-        if f != shown:
-            pal = self.palette
-            for i in range(len(f)):
-                if f[i] != shown[i]:
-                    r, g, b = pal[f[i]]
-                    s.set(i, r, g, b)
-            shown[:] = f
-        s.show()
+        self.flush()

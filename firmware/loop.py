@@ -1,0 +1,210 @@
+# The one main loop every board runs, at 50 scans per second. Each pass scans the sensors,
+# polls one card reader (each reader once in 5 passes, its antenna on only from the pass
+# before: hal/mfrc522.poll_turn), the buttons and the console, and redraws the LEDs when
+# something changed (and five times a second for blinking). A family of games (firmware/games/)
+# gives its App the hooks below; the loop, the new-game menu's buttons, the console's dispatch
+# and the ops every board has (console_ops.py) are written here once.
+import time
+
+from firmware.board import Board
+from firmware.store import open_store
+from firmware.console import Console, StdinLines, stdout_parts, report_boot
+from firmware.console_ops import OPS, err
+from firmware.hal.buttons import PRESS, RELEASE, HOLD
+from firmware.hal.mfrc522 import poll_turn
+
+SCAN_MS = 20
+NFC_EVERY = 5
+BLINK_EVERY = 10
+READY_EVERY = 25  # twice a second the still board lets the game's journal erase ahead
+# reader polls at power-up that look for a card lying there already (a tag may miss a poll
+# while the field comes up)
+BOOT_POLLS = 3
+GAME_OVER = "game_over"  # the phase every referee names a finished game by
+# the type checker's view of what a family's App sets and gives (below); never true on a board,
+# where the names are bare annotations that cost nothing
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def print_line(line):
+    print(line)
+
+
+class App:
+    """The board's application: the loop above over one family's referee and LED view.
+
+    The referee's contract (what the loop, the console ops and the view ask of it; both
+    families' referees keep it, firmware/README.md "The roles"):
+      st                None before the first game, else the game's state
+      phase             the board's phase as the console names it, None without a game
+                        (GAME_OVER once the game is won)
+      sense(...), decide()   the scanner's classes as they change; the board still for a scan
+      resume_from_flash()    the game saved on flash, taken up again at boot
+      tick()            the referee's clock, driven by its family's hooks (the track games':
+                        each scan while a piece rests in transit; Agent Avenue's: each round
+                        of reader polls, for a refused card's blinking)
+      publish()         the published view: a small model of public facts only, the one thing
+                        the LED view draws from (never the referee's working buffers)
+      public_view()     the console's `public` answer (a dict)
+      export_parts()    the game record, piece by piece (the console's `export`)
+    The LED view offers render(published, blink_on).
+
+    A family's App gives: SOUNDS (event -> buzzer pattern), GAME (the game its boot event
+    names, None when the board plays several), OPS (its own console ops, `new_game` and
+    `status` among them: op -> (function(app, cmd), whether it needs a game), looked up before
+    console_ops.OPS), choices (the new-game menu) and the hooks listed below. `status` is each
+    family's own dict literal: a MicroPython dict's key order follows its table's history, so
+    one answer built from shared parts would change the order of its keys.
+    """
+    SOUNDS = {}
+    GAME = None
+    OPS = {}
+    # set by the family's setup, and its hooks (described below)
+    ref: "Any"
+    view: "Any"
+    cardmap: "Any"
+    choices: "Any"
+    setup: "Any"
+    sense_at_boot: "Any"
+    cards_at_boot: "Any"
+    sensed: "Any"
+    card_event: "Any"
+    start_choice: "Any"
+    game_button: "Any"
+    back_button: "Any"
+    menu_shown: "Any"
+    # the published view is asked again at every redraw (True) or only when something changed
+    LIVE_VIEW = False
+
+    def __init__(self, config_dir="config", data_dir=".", write=print_line, inp=None,
+                 write_parts=None):
+        board = Board(config_dir, data_dir)
+        self.board = board
+        self.data_dir = data_dir
+        if write_parts is None and write is print_line:
+            write_parts = stdout_parts
+        self.console = Console(inp if inp is not None else StdinLines(), write, write_parts)
+        # the handler made once: a bound method made on every scan is heap garbage
+        self.on_command = self.command
+        self.store = open_store(data_dir, self.event)
+        self.setup(config_dir)
+        board.release_names()  # turned into index tables above: give their heap back
+        self.dirty = True
+        self.unsettled = False
+        self.menu = -1  # the new-game menu's choice (an index of self.choices), -1: closed
+        self.shown = self.ref.publish()
+
+    def event(self, obj):
+        self.console.emit(obj)
+        self.dirty = True
+        sound = self.SOUNDS.get(obj.get("event"))
+        if sound:
+            self.board.buzzer.play(sound)
+
+    def free(self):
+        """No game running: none yet, or the last one won (the menu may open, calibrate run)."""
+        return self.ref.st is None or self.ref.phase == GAME_OVER
+
+    def boot(self):
+        b = self.board
+        b.scanner.settle(b.scanner.stable + 2)
+        self.sense_at_boot()
+        report_boot(self.console, b, self.cardmap, self.data_dir, self.GAME)
+        self.ref.resume_from_flash()
+        self.cards_at_boot()
+
+    def step(self, n):
+        b = self.board
+        sc = b.scanner
+        k = sc.scan()
+        if k:
+            self.sensed(k)
+            self.unsettled = True
+        elif self.unsettled:
+            self.unsettled = False
+            self.ref.decide()  # the board has been still for a scan
+            self.dirty = True
+        elif n % READY_EVERY == 0:
+            self.store.ready()  # so that no save waits for a sector erase
+        self.each_scan()
+        j = poll_turn(b.readers, n % NFC_EVERY)
+        if j >= 0:
+            self.card_event(j, b.readers[j].event)
+        now = time.ticks_ms()
+        ev = b.confirm.poll(now)
+        if ev:
+            self.confirm_button(ev)
+        ev = b.back.poll(now)
+        if self.menu >= 0:
+            if ev == PRESS:
+                self.menu = -1  # back closes the menu
+                self.dirty = True
+        elif ev:
+            self.back_button(ev)
+        self.console.poll(self.on_command)
+        b.buzzer.tick(SCAN_MS)
+        if self.dirty or n % BLINK_EVERY == 0:
+            if self.dirty or self.LIVE_VIEW:
+                self.shown = self.menu_shown() if self.menu >= 0 else self.ref.publish()
+            self.view.render(self.shown, (n // BLINK_EVERY) % 2 == 0)
+            self.dirty = False
+
+    def confirm_button(self, ev):
+        # New game with the buttons: with no game running (or after a win) hold confirm to
+        # open the menu; each short press goes to the next choice (the LEDs show it); holding
+        # confirm again starts that game. During a game the family's game_button decides. A
+        # hold begins with a press, so the menu counts a press when it is released.
+        if self.menu >= 0:
+            if ev == RELEASE and not self.board.confirm.hold_sent:
+                self.menu = (self.menu + 1) % len(self.choices)
+            elif ev == HOLD:
+                choice = self.choices[self.menu]
+                self.menu = -1
+                self.start_choice(choice)
+            self.dirty = True
+        elif ev == HOLD and self.free():
+            self.menu = 0
+            self.dirty = True
+        else:
+            self.game_button(ev)
+
+    def command(self, cmd):
+        op = cmd["op"]
+        entry = self.OPS.get(op) or OPS.get(op)
+        if entry is None:
+            return err("bad_request", "unknown op %r" % (op,))
+        if entry[1] and self.ref.st is None:
+            return err("no_game", "no game yet: start one with new_game")
+        return entry[0](self, cmd)
+
+    def each_scan(self):
+        """Once a scan, after the sensors (a hook: a family's referee with a clock per scan)."""
+
+    # The other hooks every family's App gives (no defaults here: each one costs heap):
+    #   setup(config_dir)   what the board plays (its layout, its tables), then self.cardmap
+    #                       (CardMap over its card kinds), self.ref, self.view, self.choices
+    #   sense_at_boot()     the board as it stands at power-up, given to the referee
+    #   cards_at_boot()     the card readers polled BOOT_POLLS times for cards lying there
+    #   sensed(k)           the scanner changed k sensors this scan
+    #   card_event(j, ev)   card reader j (of board.readers) reported ev (hal.mfrc522)
+    #   start_choice(c)     the new-game menu's choice c, held: start it
+    #   game_button(ev)     the confirm button during a game (PRESS, RELEASE or HOLD)
+    #   back_button(ev)     the back button with the menu closed
+    #   menu_shown()        the view the LEDs show while the menu is open
+
+
+def run(cls, config_dir="config", data_dir=".", max_scans=-1, write=print_line, inp=None,
+        write_parts=None):
+    """Builds the family's App, boots it and runs its loop (max_scans passes, -1: forever)."""
+    app = cls(config_dir, data_dir, write, inp, write_parts)
+    app.boot()
+    n = 0
+    while max_scans < 0 or n < max_scans:
+        t0 = time.ticks_ms()
+        app.step(n)
+        n += 1
+        spent = time.ticks_diff(time.ticks_ms(), t0)
+        if spent < SCAN_MS:
+            time.sleep_ms(SCAN_MS - spent)
