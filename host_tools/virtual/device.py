@@ -31,6 +31,7 @@ ROOT = paths.CODE
 SIM_FILES = ("host_tools/__init__.py", "host_tools/sim/__init__.py", "host_tools/sim/world.py",
              "host_tools/sim/worlds.py", "host_tools/games/__init__.py",
              "host_tools/games/avenue/__init__.py", "host_tools/games/avenue/world.py",
+             "host_tools/games/track/__init__.py", "host_tools/games/track/world.py",
              "host_tools/sim/nfc_chip.py", "host_tools/sim/control.py",
              "host_tools/sim/supply.py", "host_tools/sim/magnetics.py",
              "host_tools/sim/analog.py", "host_tools/sim/files.py",
