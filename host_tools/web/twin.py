@@ -77,6 +77,20 @@ def refuse(reason, kind="refused"):
     return {"ok": False, "error": kind, "reason": reason}
 
 
+def device_line(device):
+    """The line when the twin itself failed or the board stopped (device: {"running",
+    "reason", "failure"} or None); None while it runs."""
+    if device is not None and device.get("failure"):
+        return {"kind": "fault", "text": "The page's twin of the board failed (%s): restart "
+                "agentboard sim." % device["failure"]}
+    if device is not None and not device.get("running", True):
+        return {"kind": "stopped", "text": "The board has stopped (%s). Press \"power on\" "
+                "to boot it again from its flash: the game on it resumes."
+                % (device.get("reason") or "no reason given")}
+    return None
+
+
+
 # -- the page's hand actions (POST /api/act) ------------------------------------------------
 # Their limits are the control channel's (host_tools/sim/requests.py): the twin passes presses
 # and faults on to it, and a request it would refuse must be refused here first, with the
