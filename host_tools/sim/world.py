@@ -19,7 +19,6 @@
 # placement's offset, the neighbours'.
 
 from shared_rules.rng import Rng
-from shared_rules import games
 from host_tools.sim import nfc_chip
 from host_tools.sim.magnetics import BoardField, sensor_neighbours
 from hardware.design import coords
@@ -43,6 +42,9 @@ STICKER_UID_BYTES = 6  # after the manufacturer's byte 04: a 7-byte NXP UID
 
 def default_board():
     """The board a tool means when it names none: the registry's default game's first."""
+    # imported here: a simulated device's heap figures leave the simulator's share out, and
+    # the registry is the firmware's to load (a world made for a named board never asks)
+    from shared_rules import games
     return min(games.boards(games.default()).values())
 
 
@@ -67,6 +69,7 @@ _current = [None]
 def current():
     """The world the device stand-ins talk to (created on first use: the default game's)."""
     if _current[0] is None:
+        from shared_rules import games
         games.attribute(games.part(games.family(games.default()), "world"))()
     return _current[0]
 
@@ -234,7 +237,7 @@ class World:
         given) makes them for this board: a ranked piece red-K carries rank K's magnet, any
         other piece the board's one magnet."""
         spec = magnets if magnets is not None else load_json(MAGNETS)
-        name = self.variant.get("name") or default_board()
+        name = self.variant.get("name") or self.board
         if name not in spec["boards"]:
             raise SimError("%s: no magnets for this board in %s" % (name, MAGNETS))
         own = spec["boards"][name]["pieces"]

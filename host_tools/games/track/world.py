@@ -9,6 +9,7 @@
 from host_tools.sim import world as W
 from host_tools.sim.world import SimError, load_json  # noqa: F401 (tests read them from here)
 
+DEFAULT_BOARD = "agent-dog-4"
 DEFAULT_CARDS = "agent-dog-cards"
 PAD = "cards"  # the DOG boards' one reader, under the play pad (readers.json layouts)
 PIECES_PER_COLOUR = 4
@@ -23,15 +24,15 @@ class TrackWorld(W.World):
         (default hardware/design/magnets.json's); readers: the card readers' design
         (hardware/design/readers.json as parsed; default that file)."""
         self.cards_name = cards or DEFAULT_CARDS
-        self.build(seed, config if config is not None else W.config_dir(board), magnets,
-                   readers)
+        self.build(seed, config if config is not None else W.config_dir(board or DEFAULT_BOARD),
+                   magnets, readers)
 
     def _read_variant(self, folder):
         try:
             info = W.load_json(folder + "/variant.json")
         except OSError:
             info = {}  # the Agent DOG board's maps in hardware/ itself
-        self.board = info.get("layout") or W.default_board()
+        self.board = info.get("layout") or DEFAULT_BOARD
         self.ranked = bool(info.get("ranked_pieces"))
         lay = W.load_json("shared_rules/data/%s.json" % self.board)
         self.colours = tuple(lay["colours"])
