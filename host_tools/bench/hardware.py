@@ -176,8 +176,8 @@ def _deck(dst, board=None, cards=None):
     sys.path.insert(0, ROOT)
     from host_tools.sim import worlds
     if board is None:
-        from host_tools.sim.world import World
-        return World(1, cards=cards).deck
+        from host_tools.games.track.world import TrackWorld
+        return TrackWorld(1, cards=cards).deck
     return worlds.for_board(board, 1, cards).deck
 
 

@@ -5,12 +5,12 @@ import sys
 sys.path.insert(0, "host_tools/sim/device")
 sys.path.insert(1, ".")
 import gc
-from host_tools.sim.world import World
+from host_tools.games.track.world import TrackWorld
 from host_tools.sim.control import Control
 import machine
 import neopixel
 import time
-w = World(1)
+w = TrackWorld(1)
 Control(w)
 w.hook = None
 gc.collect()

@@ -20,7 +20,8 @@ sys.path.insert(0, "host_tools/sim/device")
 sys.path.insert(1, ".")
 import json
 import os
-from host_tools.sim.world import World, config_dir
+from host_tools.games.track.world import TrackWorld
+from host_tools.sim.world import config_dir
 from firmware.games.track import app as app_mod
 from shared_rules import variant
 
@@ -43,7 +44,7 @@ for name in ("game.log", "calib.json"):  # a fresh flash: every run does the sam
     except OSError:
         pass
 cards_name = variant.variant_class(game_name).cards_name
-w = World(1, board=board, cards=cards_name)
+w = TrackWorld(1, board=board, cards=cards_name)
 uid = w.card_of_kind(card)
 with open("cards.json", "w") as f:
     f.write(json.dumps([uid, card]) + "\n")

@@ -6,12 +6,12 @@ sys.path.insert(1, ".")
 import gc
 gc.collect()
 base = gc.mem_alloc()
-from host_tools.sim.world import World
+from host_tools.games.track.world import TrackWorld
 from host_tools.sim.control import Control
 import machine
 import neopixel
 import time
-w = World(1)
+w = TrackWorld(1)
 Control(w)
 w.hook = None
 gc.collect()

@@ -7,14 +7,14 @@ import json
 sys.path.insert(0, "host_tools/sim/device")
 sys.path.insert(1, ".")
 import time
-from host_tools.sim.world import World
+from host_tools.games.track.world import TrackWorld
 from firmware.board import Board
 from firmware.hal.mfrc522 import TAG_POWER_UP_US
 
 SCAN_MS = 20
 UID = "04a1b2c3d4e5f6"
 
-w = World(1)
+w = TrackWorld(1)
 b = Board("hardware", "/tmp")
 w.card(UID)
 spi = b.nfc.spi

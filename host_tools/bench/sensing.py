@@ -5,7 +5,7 @@ notes; and the rank classification margin: how far apart the ranks' readings lie
 one reading's noise and of the pieces' spread (hardware/design/magnets.py)."""
 from host_tools.bench.common import cost, esp32_ms, run_mp, figure
 from host_tools.sim import analog
-from host_tools.sim.world import World
+from host_tools.games.track.world import TrackWorld
 from hardware.design import data, magnets
 
 ADC_US = 35  # one ADC1 conversion from MicroPython on an ESP32 (notes, v1.15 figure)
@@ -13,7 +13,7 @@ SCAN_MS = 20  # 50 scans per second (firmware/games/track/app.py)
 
 
 def report(dst):
-    fe = World(1, board="dog-6", cards="dog-cards").fe  # the front end's figures
+    fe = TrackWorld(1, board="dog-6", cards="dog-cards").fe  # the front end's figures
     settle_us = max(analog.SETTLED * t for t in fe.tau_drive)
     open_us = max(fe.tau_open)
     print("6. Sensor scan of the 6-seat DOG board: 144 sensors on nine 74HC4067 in two banks "

@@ -1,19 +1,22 @@
 # The physical board, simulated: pieces with magnets over hall sensors, the multiplexers routed
-# by the select lines the firmware actually drives, the ADC, an MFRC522 under the play pad with
-# the NTAG stickers of the cards played on it and of the discard pile in or out of its field,
-# the LED strip, two buttons and a buzzer, all on one board clock.
+# by the select lines the firmware actually drives, the ADC, MFRC522 readers under the card pads
+# with the NTAG stickers of the cards played on them and of the discard pile in or out of their
+# field, the LED strip, two buttons and a buzzer, all on one board clock.
 #
 # This module runs inside the MicroPython process next to the unmodified firmware (the
 # stand-ins in device/ call into it), and under CPython for tools. Time only moves when the
 # device spends it: an ADC conversion, an SPI byte, a sleep. That makes runs deterministic
 # for a seed and lets a whole game play in seconds.
 #
-# The board is a variant of hardware/ (its pin, sensor and LED maps, its variant.json): the
-# Agent DOG board by default, or the DOG boards, whose pieces carry magnets of four sizes by
-# rank (red-1 the king ... red-4 the jester), and whose 6-seat side reads two banks of
-# multiplexers on the same ADC pins. The field at each sensor is the pieces' magnets' as
-# hardware/design/magnets.json makes and places them (host_tools/sim/magnetics.py): each
-# piece's magnet as made, each sensor's height, each placement's offset, the neighbours'.
+# World is what every board shares: board time, the ADC and its front end, the multiplexers'
+# select and bank lines, the LEDs, buttons and buzzer, faults, the supply and power cuts, hands
+# on pieces, the card readers and snapshots. A family's world (the registry's "world" of each
+# family, shared_rules/data/games.json; host_tools/games/<family>/world.py) is a World over its
+# board's maps: it says which pieces stand where at the start, which kind of place each sensor
+# is under, which readers the board has and which box of cards it deals. The field at each
+# sensor is the pieces' magnets' as hardware/design/magnets.json makes and places them
+# (host_tools/sim/magnetics.py): each piece's magnet as made, each sensor's height, each
+# placement's offset, the neighbours'.
 
 from shared_rules.rng import Rng
 from host_tools.sim import nfc_chip
@@ -28,17 +31,26 @@ FAULTS = ("noise", "dead_sensor", "stuck_sensor", "nfc_crc", "weak_magnet")
 ANALOG_DESIGN = "hardware/design/analog.json"  # the front end the sensors' readings pass
 PARTS = "hardware/design/parts.json"
 ESP32 = "hardware/design/esp32.json"
+PHYSICS = "host_tools/sim/data/physics.json"
 KIT_CABLE = "kit"
-DEFAULT_BOARD = "agent-dog-4"
-DEFAULT_CARDS = "agent-dog-cards"
 READERS = "hardware/design/readers.json"
-PAD = "cards"  # the DOG boards' one reader, under the play pad (readers.json layouts)
-PIECES_PER_COLOUR = 4
+CPU_HZ = 160000000  # MicroPython's ESP32 firmware boots at 160 MHz
+CHANNELS = 16  # inputs of one multiplexer
+BUTTONS = ("confirm", "back")
+STICKER_UID_BYTES = 6  # after the manufacturer's byte 04: a 7-byte NXP UID
+
+
+def default_board():
+    """The board a tool means when it names none: the registry's default game's first."""
+    # imported here: a simulated device's heap figures leave the simulator's share out, and
+    # the registry is the firmware's to load (a world made for a named board never asks)
+    from shared_rules import games
+    return min(games.boards(games.default()).values())
 
 
 def config_dir(board=None):
     """The folder (relative to the code's root) holding a board variant's maps."""
-    board = board or DEFAULT_BOARD
+    board = board or default_board()
     folder = "hardware/variants/" + board
     try:
         info = load_json(folder + "/variant.json")
@@ -55,9 +67,10 @@ _current = [None]
 
 
 def current():
-    """The world the device stand-ins talk to (created on first use)."""
+    """The world the device stand-ins talk to (created on first use: the default game's)."""
     if _current[0] is None:
-        World()
+        from shared_rules import games
+        games.attribute(games.part(games.family(games.default()), "world"))()
     return _current[0]
 
 
@@ -66,34 +79,56 @@ class SimError(Exception):
 
 
 class World:
+    """A board's physical world. A family's world calls build() from its constructor once it
+    knows its maps' folder, and overrides the hooks below (_kinds, _set_pieces, _card_readers,
+    _deck, _pad, _tags, _lay_tags)."""
     # the pads of a board with several card readers, by name (the Agent Avenue board's); the
     # DOG boards' one reader has none: `card` and `card_off` name no reader there
     reader_names = ()
+    ranked = False  # whether pieces carry magnets by rank (and a weak_magnet fault is theirs)
 
-    def __init__(self, seed=1, config=None, board=None, cards=None, magnets=None, readers=None):
-        """config: the folder of the board's maps (as the firmware's config/); board: a variant
-        name instead (default the Agent DOG board); cards: the deck's card table (a
-        shared_rules/data name, default Agent DOG's); magnets: the magnets' design figures
-        (default hardware/design/magnets.json's); readers: the card readers' design
-        (hardware/design/readers.json as parsed; default that file)."""
+    def build(self, seed, folder, magnets=None, readers=None):
+        """The board of the maps in folder (relative to the code's root, or absolute), in the
+        order its seed draws from: the sensors' spread, the pieces, the readers, the deck."""
         _current[0] = self
         self.rng = Rng(seed)
-        self.phys = load_json("host_tools/sim/data/physics.json")
-        cfg = config if config is not None else config_dir(board)
-        self.pins = load_json(cfg + "/pins.json")
-        sensors = load_json(cfg + "/sensors.json")["sensors"]
-        self.leds_map = load_json(cfg + "/leds.json")["leds"]
-        try:
-            self.variant = load_json(cfg + "/variant.json")
-        except OSError:
-            self.variant = {}  # the Agent DOG board's maps in hardware/ itself
-        self.board = self.variant.get("layout") or DEFAULT_BOARD
-        self.ranked = bool(self.variant.get("ranked_pieces"))
-        self.cards_name = cards or DEFAULT_CARDS
-        lay = load_json("shared_rules/data/%s.json" % self.board)
-        self.colours = tuple(lay["colours"])
+        self.phys = load_json(PHYSICS)
+        sensors = self._maps(folder)
         self.clock_us = 0
-        self.cpu_hz = 160000000  # MicroPython's ESP32 firmware boots at 160 MHz
+        self.cpu_hz = CPU_HZ
+        self._sensor_map(sensors)
+        kinds = self._kinds()
+        self._spread()
+        self.pieces = {}  # name -> [sensor index or -1 while held, upside down]
+        self.on = [None] * len(self.locs)  # sensor index -> piece name
+        self._set_pieces(magnets, kinds, seed)
+        self._mux_lines()
+        self._front_end()
+        self._hands_and_outputs()
+        self._card_readers(seed, readers)
+        self.adc_reads = 0
+        # the control channel: board time stops at wait_until and hook() takes requests
+        self.hook = None
+        self.wait_until = 0
+        self.deck = self._deck()
+        self.table.stock([nfc_chip.parse_uid(uid) for uid, _ in self.deck])
+        self._init_power()
+
+    def _maps(self, folder):
+        """The board's pin, LED and variant maps; returns its sensor map."""
+        folder = folder.rstrip("/")
+        self.pins = load_json(folder + "/pins.json")
+        sensors = load_json(folder + "/sensors.json")["sensors"]
+        self.leds_map = load_json(folder + "/leds.json")["leds"]
+        self.variant = self._read_variant(folder)
+        return sensors
+
+    def _read_variant(self, folder):
+        return load_json(folder + "/variant.json")
+
+    def _sensor_map(self, sensors):
+        """Each sensor's location, and which sensor each multiplexer channel routes (one
+        table per bank of multiplexers)."""
         self.locs = [s["loc"] for s in sensors]
         self.index = {}
         for i in range(len(self.locs)):
@@ -101,39 +136,29 @@ class World:
         mux = self.pins["mux"]
         self.nadc = len(mux["adc"])
         banks = mux.get("bank") or []
-        self.sensor_at = [[-1] * 16 for _ in range(self.nadc * max(1, len(banks)))]
+        self.sensor_at = [[-1] * CHANNELS for _ in range(self.nadc * max(1, len(banks)))]
         for i in range(len(sensors)):
             self.sensor_at[sensors[i]["mux"]][sensors[i]["channel"]] = i
-        holes = lay["holes"]
-        kinds = []
-        for loc in self.locs:
-            if ":" in loc:
-                kinds.append("home" if ":h" in loc else "start_area")
-            else:
-                kinds.append("hole" if int(loc) in holes else "space")
-        # per-sensor manufacturing spread, fixed by the seed
+
+    def _spread(self):
+        """Per-sensor manufacturing spread, fixed by the seed."""
         n = len(self.locs)
         self.offset_v = [self._gauss() * self.phys["quiescent_offset_sigma_mv"] / 1000.0
                          for _ in range(n)]
         tol = self.phys["sensitivity_tolerance"]
         self.sens = [self.phys["sensitivity_mv_per_mt"] / 1000.0 * (1.0 + tol * self._gauss())
                      for _ in range(n)]
-        # pieces: name -> [sensor index or -1 while held, upside down]
-        self.pieces = {}
-        self.on = [None] * n  # sensor index -> piece name
-        for c in self.colours:
-            for k in range(1, PIECES_PER_COLOUR + 1):
-                self.pieces["%s-%d" % (c, k)] = [-1, False]
-        self._make_field(magnets, kinds, seed)
-        for c in self.colours:
-            for k in range(1, PIECES_PER_COLOUR + 1):
-                self._put("%s-%d" % (c, k), self.index["%s:s%d" % (c, k)], False, True)
+
+    def _mux_lines(self):
+        """The select lines, the bank enable lines (active low, pulled up: every bank off
+        until the firmware drives them) and which multiplexer each ADC pin reads."""
+        mux = self.pins["mux"]
         self.select = 0
         self.select_bits = {}
         sel = mux["select"]
         for b in range(len(sel)):
             self.select_bits[sel[b]] = b
-        # bank enable lines (active low, pulled up: every bank off until the firmware drives)
+        banks = mux.get("bank") or []
         self.bank_bits = {}
         for b in range(len(banks)):
             self.bank_bits[banks[b]] = b
@@ -142,27 +167,51 @@ class World:
         adc = mux["adc"]
         for m in range(len(adc)):
             self.adc_mux[adc[m]] = m
-        self._front_end()
+
+    def _hands_and_outputs(self):
+        """No fault, nothing scheduled, no button pressed, every LED and the buzzer unset."""
         self.faults = []  # [kind, sensor index or -1, until_us, stuck reading or piece]
-        self.last_read = [0] * n
+        self.last_read = [0] * len(self.locs)
         self.schedule = []  # [time_us, seq, callable, args]
         self._seq = 0
         self.buttons = {}  # gpio -> pressed
         self.button_pins = {}
-        for name in ("confirm", "back"):
+        for name in BUTTONS:
             self.button_pins[self.pins["buttons"][name]] = name
             self.buttons[name] = False
         self.led_colours = {}
         self.led_writes = 0
         self.buzzer = []  # (time_us, freq, duty) as the firmware set them
-        self._readers(seed, readers, [PAD], [self.pins["nfc"]["cs"]])
-        self.adc_reads = 0
-        # the control channel: board time stops at wait_until and hook() takes requests
-        self.hook = None
-        self.wait_until = 0
-        self.deck = self._deck()
-        self.table.stock([nfc_chip.parse_uid(uid) for uid, _ in self.deck])
-        self._init_power()
+
+    # -- what a family's world says ----------------------------------------------------------
+    def _kinds(self):
+        """The kind of place under each sensor, in sensor order (magnetics.py's kinds)."""
+        raise NotImplementedError
+
+    def _set_pieces(self, magnets, kinds, seed):
+        """The board's pieces (self.pieces), their magnets (_make_field) and where each
+        stands at the start."""
+        raise NotImplementedError
+
+    def _card_readers(self, seed, readers):
+        """The board's readers: _readers() with its pads and chip selects."""
+        raise NotImplementedError
+
+    def _deck(self):
+        """The physical cards: (uid hex, kind), as _stickers() makes them."""
+        raise NotImplementedError
+
+    def _pad(self, reader):
+        """The pad a card op naming `reader` means."""
+        raise NotImplementedError
+
+    def _tags(self):
+        """The cards lying on the pads, as a snapshot carries them."""
+        raise NotImplementedError
+
+    def _lay_tags(self, tags):
+        """The cards of a snapshot's _tags() put on their pads again."""
+        raise NotImplementedError
 
     # -- board time --------------------------------------------------------------------
     def advance_us(self, us):
@@ -188,7 +237,7 @@ class World:
         given) makes them for this board: a ranked piece red-K carries rank K's magnet, any
         other piece the board's one magnet."""
         spec = magnets if magnets is not None else load_json(MAGNETS)
-        name = self.variant.get("name") or DEFAULT_BOARD
+        name = self.variant.get("name") or self.board
         if name not in spec["boards"]:
             raise SimError("%s: no magnets for this board in %s" % (name, MAGNETS))
         own = spec["boards"][name]["pieces"]
@@ -487,9 +536,6 @@ class World:
         self.table, self.nfc = nfc_chip.build(self, self.readers_spec, layout, pads, cs,
                                               self.pins["nfc"]["rst"], seed, names)
 
-    def _pad(self, reader):
-        return 0
-
     def card(self, uid, reader=None):
         """Puts a card with that 7-byte UID (bytes or hex) on the reader's pad, where it lies
         until card_off takes it up or discard puts it on the discard pile (a card that lies
@@ -575,17 +621,17 @@ class World:
                 return True
         return False
 
-    def _deck(self):
-        """The 110 physical cards: (uid hex, kind), stickers with unique 7-byte NXP UIDs."""
-        spec = load_json("shared_rules/data/%s.json" % self.cards_name)
+    def _stickers(self, kinds, box_seed):
+        """[(uid hex, kind)]: copies of each (kind, copies) with stickers of unique 7-byte NXP
+        UIDs, the same box of cards whatever the board's seed (box_seed draws them)."""
         out = []
         seen = {}
-        r = Rng(7919)  # the deck is the same box of cards whatever the board's seed
-        for kind in spec["kinds"]:
-            name = kind["card"]
-            for _ in range(spec["deck"].get(name, 0)):
+        r = Rng(box_seed)
+        for name, copies in kinds:
+            for _ in range(copies):
                 while True:
-                    uid = "04" + "".join(["%02x" % r.below(256) for _ in range(6)])
+                    uid = "04" + "".join(["%02x" % r.below(256)
+                                          for _ in range(STICKER_UID_BYTES)])
                     # ISO/IEC 14443-3: the first byte of a cascade level is never the
                     # cascade tag 0x88, so a double-size UID has no 0x88 as its fourth byte
                     if uid not in seen and uid[6:8] != "88":
@@ -616,8 +662,7 @@ class World:
 
     def snapshot(self):
         # no clock: a device that powers up again starts its ticks from zero
-        return {"pieces": self.world(), "placed": self.placed(),
-                "tags": [t.hex() for t in self.table.lying(0)],
+        return {"pieces": self.world(), "placed": self.placed(), "tags": self._tags(),
                 "pile": [t.hex() for t in self.table.piled()]}
 
     def placed(self):
@@ -631,8 +676,7 @@ class World:
     def restore(self, snap):
         self._restore_pieces(snap)
         self.restore_cards(snap)
-        for uid in snap["tags"]:
-            self.card(uid)
+        self._lay_tags(snap["tags"])
 
     def _restore_pieces(self, snap):
         for name in self.pieces:

@@ -29,6 +29,20 @@ def make(config_dir, seed, cards=None):
     return cls(seed, config_dir)
 
 
+def world_files():
+    """The families' world modules and the package markers above them, as paths from the
+    code's root: a simulated device needs them beside host_tools/sim (make() loads them)."""
+    out = []
+    for fam in games.families():
+        parts = games.part(fam, "world").split(".")[:-1]  # the module, without its class
+        for k in range(2, len(parts)):
+            marker = "/".join(parts[:k]) + "/__init__.py"
+            if marker not in out:
+                out.append(marker)
+        out.append("/".join(parts) + ".py")
+    return out
+
+
 def for_board(board, seed, cards=None):
     """The world of a board variant by name (default the Agent DOG board)."""
     from host_tools.sim.world import ROOT, config_dir

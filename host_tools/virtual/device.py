@@ -28,10 +28,9 @@ from host_tools.sim.server import HANDS, mirror_hand, offline_request, power_and
 from host_tools.sim import worlds
 
 ROOT = paths.CODE
+# the simulator's own files; the families' worlds are added from the registry (worlds.py)
 SIM_FILES = ("host_tools/__init__.py", "host_tools/sim/__init__.py", "host_tools/sim/world.py",
-             "host_tools/sim/worlds.py", "host_tools/games/__init__.py",
-             "host_tools/games/avenue/__init__.py", "host_tools/games/avenue/world.py",
-             "host_tools/sim/nfc_chip.py", "host_tools/sim/control.py",
+             "host_tools/sim/worlds.py", "host_tools/sim/nfc_chip.py", "host_tools/sim/control.py",
              "host_tools/sim/supply.py", "host_tools/sim/magnetics.py",
              "host_tools/sim/analog.py", "host_tools/sim/files.py",
              "shared_rules/__init__.py", "shared_rules/rng.py", "shared_rules/games.py",
@@ -51,7 +50,7 @@ def _sim_tree():
     """The simulator's own files, apart from the repository, so the device can import nothing
     but them and its flash."""
     dst = tempfile.mkdtemp(prefix="agentboard-vsim-")
-    for rel in SIM_FILES:
+    for rel in SIM_FILES + tuple(worlds.world_files()):
         os.makedirs(os.path.dirname(os.path.join(dst, rel)), exist_ok=True)
         shutil.copy(os.path.join(ROOT, rel), os.path.join(dst, rel))
     for rel in SIM_DIRS:

@@ -8,7 +8,7 @@ import webbrowser
 from host_tools.sim.server import SimError
 from host_tools.web import twins
 from host_tools.web.server import serve
-from host_tools.web.twin import BOARD, TwinError
+from host_tools.web.twin import TwinError
 
 MAX_PORT = 65535
 
@@ -31,11 +31,11 @@ def main(argv=None):
     ap.add_argument("--flash", help="folder that keeps the device's files")
     ap.add_argument("--no-browser", action="store_true", help="do not open a browser")
     ap.add_argument("--board", choices=twins.BOARDS, help="the board variant (default: the "
-                    "game's own board or its 4-seat one, or %s)" % BOARD)
+                    "game's own board or its 4-seat one, or %s)" % twins.BOARD)
     ap.add_argument("--game", choices=twins.GAMES, help="the game whose cards are enrolled "
                     "(default: the board's first)")
     args = ap.parse_args(argv)
-    board = args.board or (twins.board_for(args.game) if args.game else BOARD)
+    board = args.board or (twins.board_for(args.game) if args.game else twins.BOARD)
     print("agentboard: booting the firmware on the simulated %s board ..." % board, flush=True)
     try:
         twin = twins.make(board, args.game, seed=args.seed, flash=args.flash)

@@ -1,7 +1,8 @@
 """Replay mode of the page: an exported game record checked by the rules core, and the board
 after any turn of it, drawn as the board itself would be (undercover pieces as "undercover"
 unless the referee view is asked for; ranks, printed on the pieces, as they are)."""
-from host_tools.replay import RecordError, turns
+from host_tools.replay import RecordError
+from shared_rules import games
 from shared_rules.describe import event_text, move_text
 from shared_rules.describe_base import cap
 
@@ -20,10 +21,11 @@ def said(turn, events):
 
 
 def load(rec, board):
-    """The record's positions after every turn, checked whole by host_tools.replay (header,
-    every turn against the rules core) before anything is kept. board: the board the page
-    draws; a record of a game on another board is refused with what to start instead."""
-    steps = turns(rec)
+    """The record's positions after every turn, checked whole by the replay of the board's
+    family (host_tools/games/<family>/replay.py turns(): header, every turn against the rules
+    core) before anything is kept. board: the board the page draws; a record of a game on
+    another board is refused with what to start instead."""
+    steps = games.importing(games.part(games.board_family(board), "replay")).turns(rec)
     start = next(steps)
     lay = start.lay
     if lay.name != board:

@@ -19,7 +19,7 @@ step, nothing fetched at run time) serving the page in static/ and a JSON API ov
     GET  /api/sensors                every sensor's last raw reading and its class
     POST /api/act                    a hand action (JSON body): lift, place, slide, flip, card,
                                      press, fault, new_game, power_on
-                                     (host_tools/games/track/actions.py)
+                                     (host_tools/web/twin.py, the family's actions.py)
     POST /api/replay                 an exported game record (JSON body): checked and stored
     GET  /api/replay/K[?referee=1]   the board after turn K of that record (DOG boards)
 
@@ -35,8 +35,8 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qsl
 
-from host_tools.games.track import actions
 from host_tools.web import replay_view
+from host_tools.web.twin import ActionError
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
@@ -335,7 +335,7 @@ class Handler(BaseHTTPRequestHandler):
         body = self._body()
         try:
             ans = self.server.twin.act(body)
-        except actions.ActionError as e:
+        except ActionError as e:
             raise BadRequest(400, str(e))
         # a malformed action is the page's fault (400); one the world or the board turns
         # down is a conflict with the board as it is (409)

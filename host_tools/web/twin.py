@@ -1,7 +1,10 @@
-"""The digital twin behind the web page: the real firmware on the simulated board
-(host_tools.sim.server.Sim), board time running with the wall clock, four hands of cards kept
-in step with the board (host_tools/games/track/hands.py), and every hand action of the page checked
-(host_tools/games/track/actions.py) and then carried out through the simulator's world API.
+"""The digital twin behind the web page, the part every board shares: the real firmware on the
+simulated board (host_tools.sim.server.Sim), board time running with the wall clock, the
+firmware's console and its events, power cuts and power-on, buttons, pieces lifted, put down
+and slid by hands, faults, the sensor panel, and the hand actions every board's page has,
+checked whole before anything is done. A family's twin (the registry's "twin" of each family,
+shared_rules/data/games.json; host_tools/games/<family>/twin.py) is a Twin for its boards: the
+cards beside the board, what its LEDs mean, its actions, what the page may see.
 
 What leaves this module is public unless the referee view is asked for: a piece standing
 upside down is "undercover" (its colour stays here), held pieces and cards are known by
@@ -14,25 +17,31 @@ import re
 import threading
 import time
 
-from firmware.hal.scanner import NAMES as CLASS_NAMES
 from host_tools import paths
 from host_tools.device import parse_console
-from host_tools.sim.lap import rank_of_piece
-from host_tools.sim.server import Sim
-from host_tools.games.track import actions, guidance, lights
-from host_tools.games.track.hands import Hands
-from shared_rules import layout, variant
+from host_tools.sim import requests as control
+from shared_rules import games, layout
 from shared_rules.describe import view_words, words
 
-BOARD = "agent-dog-4"  # the board `agentboard sim` draws unless told another
-BOARDS = sorted(set(b for g in variant.names() for b in variant.boards(g).values()))
-COLOURS = sorted(set(c for b in BOARDS for c in layout.load(b).colours))
 TICK_MS = 50
 MAX_SPEED = 20  # board time at most this many times the wall clock (a tick stays short)
 CARD_ON_MS = 600  # a tap: the card rests on the reader this long
 PRESS_MS = 100  # a press of a button when the page gives no length (the control channel's)
 EVENTS_KEPT = 200
 BLINK_KEPT_MS = 1000  # a blinking LED caught dark still means what it meant this long ago
+MAX_HANDLE = 16  # characters of a handle ("h12", "c109")
+FAULTS = control.FAULTS + (control.CLEAR,)
+
+
+def _coloured_boards():
+    """The boards whose pieces are named by colour and number (their families' boards have
+    a rules-core layout)."""
+    return sorted(set(b for g in games.names()
+                      if games.family_value(games.family(g), "board_layouts")
+                      for b in games.boards(g).values()))
+
+
+COLOURS = sorted(set(c for b in _coloured_boards() for c in layout.load(b).colours))
 PIECE_NAME = re.compile(r"\b(%s)-\d+\b" % "|".join(COLOURS))
 
 
@@ -40,7 +49,11 @@ class TwinError(Exception):
     pass
 
 
-def board_locations(board=BOARD):
+class ActionError(Exception):
+    """A malformed action: the reason says what is wrong, in one sentence."""
+
+
+def board_locations(board):
     """Every physical location of a board variant, in the order of its sensor map (the
     variant's folder names the folder of its maps)."""
     folder = os.path.join(paths.HARDWARE, "variants", board)
@@ -48,16 +61,6 @@ def board_locations(board=BOARD):
         maps = json.load(f).get("maps", ".")
     with open(os.path.join(folder, maps, "sensors.json")) as f:
         return [s["loc"] for s in json.load(f)["sensors"]]
-
-
-def choices(board):
-    """{game: [player counts]} the board seats (each game's boards are in the rules core)."""
-    out = {}
-    for g in variant.names():
-        counts = sorted(n for n, b in variant.boards(g).items() if b == board)
-        if counts:
-            out[g] = counts
-    return out
 
 
 def public_answer(ans):
@@ -74,32 +77,121 @@ def refuse(reason, kind="refused"):
     return {"ok": False, "error": kind, "reason": reason}
 
 
+def device_line(device):
+    """The line when the twin itself failed or the board stopped (device: {"running",
+    "reason", "failure"} or None); None while it runs."""
+    if device is not None and device.get("failure"):
+        return {"kind": "fault", "text": "The page's twin of the board failed (%s): restart "
+                "agentboard sim." % device["failure"]}
+    if device is not None and not device.get("running", True):
+        return {"kind": "stopped", "text": "The board has stopped (%s). Press \"power on\" "
+                "to boot it again from its flash: the game on it resumes."
+                % (device.get("reason") or "no reason given")}
+    return None
+
+
+
+# -- the page's hand actions (POST /api/act) ------------------------------------------------
+# Their limits are the control channel's (host_tools/sim/requests.py): the twin passes presses
+# and faults on to it, and a request it would refuse must be refused here first, with the
+# page's field names. A family's actions (host_tools/games/<family>/actions.py) add their own
+# ops and field kinds.
+
+# op -> {field: (kind, required)}: the actions every board's page has
+SHAPES = {
+    "lift": {"at": ("loc", True)},
+    "place": {"id": ("handle", True), "at": ("loc", True), "upside_down": ("bool", False)},
+    "slide": {"id": ("handle", True), "path": ("path", True), "upside_down": ("bool", False)},
+    "press": {"button": ("button", True), "ms": ("press_ms", False)},
+    "fault": {"kind": ("fault", True), "at": ("loc", False), "ms": ("fault_ms", False)},
+    "power_on": {},
+}
+
+
+def _whole(v, lo, hi, field):
+    if type(v) is not int or not lo <= v <= hi:
+        raise ActionError("%s must be a whole number of milliseconds from %d to %d"
+                          % (field, lo, hi))
+
+
+def _loc(field, v, locations):
+    if type(v) is not str or v not in locations:
+        raise ActionError("%s must be a board location such as \"12\", \"red:h1\" or "
+                          "\"red:s1\"" % field)
+
+
+def _handle(field, v, locations):
+    if type(v) is not str or not 1 <= len(v) <= MAX_HANDLE:
+        raise ActionError("%s must be the id of a piece in hand or a card (\"h3\", \"c17\")"
+                          % field)
+
+
+def _bool(field, v, locations):
+    if type(v) is not bool:
+        raise ActionError("%s must be true or false" % field)
+
+
+def _path(field, v, locations):
+    if type(v) is not list or not 1 <= len(v) <= control.MAX_PATH:
+        raise ActionError("path must list 1 to %d board locations" % control.MAX_PATH)
+    for loc in v:
+        _loc("every location of path", loc, locations)
+
+
+def _button(field, v, locations):
+    if v not in control.BUTTONS:
+        raise ActionError("button must be one of %s" % ", ".join(control.BUTTONS))
+
+
+def _fault(field, v, locations):
+    if v not in FAULTS:
+        raise ActionError("kind must be one of %s" % ", ".join(FAULTS))
+
+
+# field kind -> check(field, value, locations)
+_CHECKS = {
+    "loc": _loc, "handle": _handle, "bool": _bool, "path": _path, "button": _button,
+    "press_ms": lambda field, v, locations: _whole(v, 1, control.MAX_PRESS_MS, field),
+    "fault_ms": lambda field, v, locations: _whole(v, 1, control.MAX_FAULT_MS, field),
+    "fault": _fault,
+}
+
+
+def check(req, locations, shapes, kinds=None):
+    """The action if it is well formed; raises ActionError saying what is wrong.
+    locations: every board location (a set); shapes: the actions of the board's page;
+    kinds: {kind: check(field, value)} for the field kinds of its own."""
+    if type(req) is not dict:
+        raise ActionError("an action is a JSON object with an \"op\"")
+    op = req.get("op")
+    shape = shapes.get(op) if type(op) is str else None
+    if shape is None:
+        raise ActionError("unknown action %s; actions are %s" % (
+            "%r" % op if type(op) is str and len(op) <= 32 else "(not a short name)",
+            ", ".join(sorted(shapes))))
+    for field in sorted(req):
+        if field != "op" and field not in shape:
+            raise ActionError("%s takes %s; not %r" % (
+                op, ", ".join(sorted(shape)) if shape else "no fields", str(field)[:32]))
+    for field in sorted(shape):
+        kind, required = shape[field]
+        if field in req:
+            if kinds and kind in kinds:
+                kinds[kind](field, req[field])
+            else:
+                _CHECKS[kind](field, req[field], locations)
+        elif required:
+            raise ActionError("%s needs the field %r" % (op, field))
+    if op == "fault" and req["kind"] not in ("nfc_crc", control.CLEAR) and "at" not in req:
+        raise ActionError("a %s fault needs the sensor's location \"at\"" % req["kind"])
+    return req
+
+
 class Twin:
+    """A board's twin. A family's twin makes its simulator and calls _start(); it overrides
+    the hooks marked so below."""
     page = "index.html"  # the page that draws this board (host_tools/web/static/)
     replays = True  # the page can step through an exported record of this board's games
-
-    def __init__(self, seed=1, flash=None, board=BOARD, game=None, speed=1, paused=False):
-        """board: the board variant simulated (agent-dog-4, dog-4, dog-6); game: the game its
-        stickers are for (default: the board's first game); speed: board time runs this many
-        times as fast as the wall clock (1: with it; tests run faster); paused: board time
-        stands still after the first look until go() (tests step it)."""
-        if board not in BOARDS:
-            raise TwinError("unknown board %r; boards are %s" % (board, ", ".join(BOARDS)))
-        self.board = board
-        self.lay = layout.load(board)  # a board's layout carries the board's name
-        self.games = choices(board)
-        if game is not None and game not in self.games:
-            raise TwinError("%s is not played on %s; it plays %s" % (
-                game, board, ", ".join(sorted(self.games))))
-        # the game the page was started for: the new-game menu's default. Without one, the
-        # board's first, as the firmware's new_game and the simulator's deck take it
-        self.game = game if game is not None else sorted(self.games)[0]
-        kw = {}
-        if board != BOARD:
-            kw["board"] = board
-        if game is not None:
-            kw["game"] = game
-        self._start(Sim(seed=seed, flash=flash, **kw), seed, speed, paused)
 
     def _start(self, sim, seed, speed, paused=False):
         """What every board's twin does once its simulator is made: the stickers enrolled,
@@ -113,12 +205,24 @@ class Twin:
         self.running.set()
         deck = [(c["uid"], c["card"]) for c in self.sim.request({"op": "deck"})["cards"]]
         self._cards(deck, seed)
-        # the stickers as the device learns them (console enrolment is tested elsewhere)
+        self._enrol(deck)
+        self.sim.request({"op": "power_cut"})
+        self.sim.request({"op": "power_on"})
+        self._blank()
+        self.tick()
+        if paused:
+            self.running.clear()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _enrol(self, deck):
+        """The stickers as the device learns them (console enrolment is tested elsewhere)."""
         with open(os.path.join(self.sim.flash, "cards.json"), "w") as f:
             for uid, kind in deck:
                 f.write(json.dumps([uid, kind]) + "\n")
-        self.sim.request({"op": "power_cut"})
-        self.sim.request({"op": "power_on"})
+
+    def _blank(self):
+        """Nothing seen yet: no event, no piece in hand, no view, every LED dark."""
         self.locations = board_locations(self.board)
         self.location_set = frozenset(self.locations)
         self.events = []  # (seq, event) of the firmware's console, public by the firmware's rule
@@ -135,15 +239,52 @@ class Twin:
         self.stopping = False
         self.failure = None  # what went wrong in the twin's own loop, if anything
         self.lifts = 0
-        self.tick()
-        if paused:
-            self.running.clear()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
 
+    # -- hooks of a family's twin ----------------------------------------------------------
     def _cards(self, deck, seed):
-        """The physical cards beside the board: four hands dealt from the deck."""
-        self.hands = Hands(deck, seed)
+        """The physical cards beside the board, dealt from the deck [(uid, kind)]."""
+        raise NotImplementedError
+
+    def _unpowered(self):
+        """What hands do while the board is off (a tick without a device)."""
+
+    def _timers(self):
+        """What hands do when their time is up (each tick)."""
+
+    def _follow(self, view):
+        """What follows the board's public view, read each tick (None: no game)."""
+
+    def _meaning(self, loc, rgb):
+        """What the LED at loc, lit rgb, asks for ("fault" blinks)."""
+        raise NotImplementedError
+
+    def _took_in(self, ev):
+        """What follows one event of the board's console."""
+
+    def _powered(self):
+        """The board booted again."""
+
+    def _ranked(self):
+        """Whether the game on the board ranks its pieces (their ranks are printed on them)."""
+        return False
+
+    def _rank_of(self, piece):
+        raise NotImplementedError
+
+    def _check(self, req):
+        """The action checked whole (ActionError for a malformed one)."""
+        raise NotImplementedError
+
+    def _act(self, op, req, occupied):
+        """An action of the family's own (a checked one, under the lock)."""
+        raise NotImplementedError
+
+    def _before_act(self):
+        """What the twin reads from the board before an action."""
+
+    def _classes(self):
+        """loc -> the class the firmware reads at loc, for the sensor panel."""
+        raise NotImplementedError
 
     # -- the simulator ---------------------------------------------------------------------
     def _run(self):
@@ -196,17 +337,6 @@ class Twin:
         self._read_view()
         self._remember_blinks()
 
-    def _unpowered(self):
-        if self.on_reader is not None:
-            self.sim.request({"op": "card_off"})  # picked up, not read at power-on
-            self.on_reader = None
-
-    def _timers(self):
-        """What hands do when their time is up: a tapped card leaves the reader."""
-        if self.on_reader is not None and self.clock_ms >= self.on_reader[2]:
-            self.sim.request({"op": "card_off"})
-            self.on_reader = None
-
     def _console(self):
         _, events = parse_console(self.sim.request({"op": "console"}).get("lines", []))
         for ev in events:
@@ -227,15 +357,6 @@ class Twin:
         self.view = view
         self._follow(view)
 
-    def _follow(self, view):
-        """The hands follow the board's counts."""
-        if view is not None:
-            self.hands.follow(view.get("cards_left", {}))
-
-    def _meaning(self, loc, rgb):
-        """What the LED at loc, lit rgb, asks for (host_tools/games/track/lights.py)."""
-        return lights.meaning(loc, rgb, self.view.get("phase") if self.view else None)
-
     def _remember_blinks(self):
         for loc in sorted(self.leds):
             m = self._meaning(loc, self.leds[loc])
@@ -249,28 +370,9 @@ class Twin:
         self.seq += 1
         self.events.append((self.seq, ev))
         del self.events[:-EVENTS_KEPT]
-        kind = ev.get("event")
-        h = self.hands
-        if kind == "card":
-            if self.on_reader is not None and self.on_reader[1] == ev.get("seat") and \
-                    h.cards[self.on_reader[0]][1] == ev.get("card"):
-                h.took(self.on_reader[1], self.on_reader[0])
-        elif kind == "move":
-            h.moved()
-        elif kind == "pass":
-            h.passed()
-        elif kind in ("turn", "win"):
-            h.turn_over()
-        elif kind == "undo":
-            h.undone()
-        elif kind == "new_game":  # begun from the page or the board's menu: a new deal
-            h.new_game()
-        elif kind == "card_back":  # taken back with a short press of back
-            h.card_back()
-        elif kind in ("boot", "resumed"):
-            h.card_back()
+        self._took_in(ev)
 
-    # -- scripted scenes and records -----------------------------------------------------------
+    # -- records -----------------------------------------------------------------------------
     def export(self):
         """The device's game record (it reveals the undercover history: for replay)."""
         with self.lock:
@@ -279,38 +381,7 @@ class Twin:
             raise TwinError("the board has no game to export")
         return ans["record"]
 
-    def stack(self, seat, kinds):
-        """Stacks the deck for a scripted scene: the seat's hand gets these card kinds (from
-        the stock), keeping its size."""
-        with self.lock:
-            h = self.hands
-            hand = h.hands[seat]
-            for j, kind in enumerate(kinds):
-                pick = next(c for c in h.stock + h.pile if h.cards[c][1] == kind)
-                for heap in (h.stock, h.pile):
-                    if pick in heap:
-                        heap.remove(pick)
-                h.stock.append(hand[j])
-                hand[j] = pick
-
     # -- what the page may see -------------------------------------------------------------
-    def layout(self):
-        """The board to draw, from the rules core's layout and the variant's sensor map, the
-        games it seats (with their names for a person) and the one the page was started for."""
-        lay = self.lay
-        return {"board": self.board, "track": lay.n, "colours": list(lay.colours),
-                "start": dict((lay.colours[c], lay.start[c]) for c in range(lay.ncol)),
-                "holes": [i for i in range(lay.n) if lay.hole[i]],
-                "meeting_points": list(lay.meeting_points), "home_spaces": lay.home_n,
-                "special_spaces": list(lay.special_spaces), "locations": self.locations,
-                "games": self.games, "game": self.game,
-                "titles": dict((g, variant.variant_class(g).title) for g in self.games)}
-
-    def _ranked(self):
-        """Whether the game on the board ranks its pieces (their ranks are printed on them)."""
-        game = self.view.get("game") if self.view else None
-        return game in self.games and variant.load(game, self.board).ranked
-
     def _pieces(self):
         """location -> colour, or "undercover", in the order of locations; and in a ranked
         game location -> rank for every piece standing anywhere."""
@@ -324,8 +395,13 @@ class Twin:
                 public[loc] = "undercover" if down else name.split("-")[0]
                 truth[loc] = name.split("-")[0]
                 if ranked:
-                    ranks[loc] = rank_of_piece(name)
+                    ranks[loc] = self._rank_of(name)
         return public, truth, ranks
+
+    def _held(self):
+        """The pieces in hand as the page may see them, by handle."""
+        return [{"id": h, "piece": self.held_public[h]}
+                for h in sorted(self.held, key=lambda h: int(h[1:]))]
 
     def _events(self):
         return [e for _, e in self.events]
@@ -354,78 +430,38 @@ class Twin:
             out.update(running=False, reason=getattr(self.sim, "down", None) or "it is off")
         return out
 
-    def state(self, referee=False, since=0):
-        with self.lock:
-            pieces, truth, ranks = self._pieces()
-            phase = self.view.get("phase") if self.view else None
-            events = self._events()
-            refused = guidance.refused_locations(self.view, events, pieces)
-            blinking = dict((loc, m) for loc, (m, _) in self.blinking.items())
-            meaning = lights.meanings(self.leds, phase, refused, blinking)
-            seats = [c for c in self.lay.colours if c in self.hands.hands]
-            device = self.device()
-            out = {
-                "clock_ms": self.clock_ms,
-                "device": device,
-                "leds": dict((loc, self.leds[loc]) for loc in sorted(self.leds)),
-                "lights": meaning,
-                "pieces": pieces,
-                "ranks": ranks,
-                "held": [{"id": h, "piece": self.held_public[h]}
-                         for h in sorted(self.held, key=lambda h: int(h[1:]))],
-                "hands": self.hands.public(seats),
-                "reader": self.hands.cards[self.on_reader[0]][1] if self.on_reader else None,
-                "view": self.view,
-                "guidance": guidance.line(self.view, events, pieces, meaning, len(self.held),
-                                          device),
-                "status": self.status(),
-                "events": self._said(since),
-                "referee": bool(referee),
-            }
-            if referee:
-                out["truth"] = truth
-                out["held_truth"] = dict((h, self.held[h].split("-")[0])
-                                         for h in sorted(self.held, key=lambda h: int(h[1:])))
-            return out
-
     def sensors(self):
+        """The sensor panel: every sensor's raw reading, and its class as the firmware reads
+        it."""
         with self.lock:
             raw = self.sim.request({"op": "sensors"})
-            dbg = self._send({"op": "debug"}) or {}
+            classes = self._classes()
         if not raw.get("ok"):
             return public_answer(raw)
-        sensed = dbg.get("sensed", {})
         return {"ok": True, "locations": raw.get("locations", []), "raw": raw.get("raw", []),
-                "class": [CLASS_NAMES[sensed.get(loc, 0)] for loc in raw.get("locations", [])]}
+                "class": [classes(loc) for loc in raw.get("locations", [])]}
 
     # -- hands -------------------------------------------------------------------------------
     def act(self, req):
         """One action of the page: {"op": ..., ...}. Checked whole before anything is done;
-        returns {"ok": ...} with a reason. Raises actions.ActionError for a malformed one."""
-        actions.check(req, self.location_set)
+        returns {"ok": ...} with a reason. Raises ActionError for a malformed one."""
+        self._check(req)
         op = req["op"]
         with self.lock:
+            self._before_act()
             self.world = self.sim.request({"op": "world"}).get("pieces", {})
             occupied = set(p["at"] for p in self.world.values() if p["at"] is not None)
             if op == "lift":
                 return self._lift(req["at"], occupied)
             if op in ("place", "slide"):
                 return self._put_down(op, req, occupied)
-            if op == "flip":
-                if req["at"] not in occupied:
-                    return refuse("there is no piece on %s to turn over" % req["at"])
-                return self._world_act({"op": "flip", "at": req["at"]})
-            if op == "card":
-                return self._card(req["id"])
             if op == "press":
                 return self._press(req["button"], req.get("ms", PRESS_MS))
             if op == "fault":
                 return public_answer(self.sim.request(req))
-            if op == "new_game":
-                return self._new_game(req["players"], req.get("game"))
             if op == "power_on":
                 return self._power_on()
-        raise actions.ActionError("unknown action %r" % (op,))  # SHAPES and this agree
+            return self._act(op, req, occupied)
 
     def _power_on(self):
         if self.sim.alive():
@@ -435,12 +471,6 @@ class Twin:
             self.pressed = {}
             self._powered()
         return ans
-
-    def _powered(self):
-        """The board booted again: a card on the reader was picked up, the hands' card in
-        play is in the hand again."""
-        self.on_reader = None
-        self.hands.card_back()
 
     def _lift(self, at, occupied):
         if at not in occupied:
@@ -454,7 +484,7 @@ class Twin:
         self.held[handle] = ans["piece"]
         shown = "undercover" if down else ans["piece"].split("-")[0]
         if self._ranked():
-            shown += " " + rank_of_piece(ans["piece"])
+            shown += " " + self._rank_of(ans["piece"])
         self.held_public[handle] = shown
         self.world = self.sim.request({"op": "world"}).get("pieces", {})
         return {"ok": True, "id": handle}
@@ -493,45 +523,6 @@ class Twin:
         ans = public_answer(self.sim.request(call))
         self.world = self.sim.request({"op": "world"}).get("pieces", {})
         return ans
-
-    def _card(self, handle):
-        if self.hands.seat_of(handle) is None:
-            return refuse("no such card in a hand", "bad_request")
-        if not self.sim.alive():
-            return refuse("the board has stopped: power it on first", "device_off")
-        why = self.hands.refusal(handle, self.view)
-        if why is not None:
-            return refuse(why)
-        if self.on_reader is not None:
-            h, seat = self.on_reader[0], self.on_reader[1]
-            if h in self.hands.hands.get(seat, []) and \
-                    self.hands.state_of(seat, h) == "hand":
-                return refuse("a card is on the reader: wait for the board to read it")
-            # the board has read it: onto the discard pile beside the play pad, out of the
-            # reader's field, as the players put a played card (docs/board-protocols.md, discard)
-            self.sim.request({"op": "discard"})
-            self.on_reader = None
-        seat = self.hands.seat_of(handle)
-        ans = self.sim.request({"op": "card", "uid": self.hands.cards[handle][0]})
-        if ans.get("ok"):
-            self.on_reader = (handle, seat, self.clock_ms + CARD_ON_MS)
-        return public_answer(ans)
-
-    def _new_game(self, players, game=None):
-        if not self.sim.alive():
-            return refuse("the board has stopped: power it on first", "device_off")
-        if game is None:
-            game = self.game  # the page's game, not the firmware's first one
-        if players not in self.games.get(game, ()):
-            return refuse("the %s board plays %s" % (self.board, "; ".join(
-                "%s with %s players" % (g, " or ".join(str(n) for n in counts))
-                for g, counts in sorted(self.games.items()))), "bad_request")
-        ans = self._send({"op": "new_game", "players": players, "game": game})
-        if not ans or not ans.get("ok"):
-            return public_answer(ans or refuse("the board did not answer", "internal"))
-        self.view = None  # so the view read next is a game begun: new cards, new hands
-        self._read_view()
-        return {"ok": True}
 
     def close(self):
         self.stopping = True

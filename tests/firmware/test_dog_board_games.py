@@ -205,10 +205,10 @@ def test_the_board_announced_every_draw_and_jump_the_rules_made(games):
 
 
 def test_each_exported_record_replays_to_the_positions_the_players_reached(games):
-    # The board's record (export) read back by the laptop's replay (host_tools/replay.py):
-    # every turn legal in the record's own game and board, and after each one, move or pass,
-    # the position the players themselves reached.
-    from host_tools import replay
+    # The board's record (export) read back by the laptop's replay
+    # (host_tools/games/track/replay.py): every turn legal in the record's own game and board,
+    # and after each one, move or pass, the position the players themselves reached.
+    from host_tools.games.track import replay
     for g in games:
         steps = replay.turns(g["record"], "%s %dp" % (g["game"], g["players"]))
         start = next(steps)

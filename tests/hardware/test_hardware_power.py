@@ -16,7 +16,7 @@ import pytest
 
 from hardware.design import circuit, data, power_path
 from host_tools.sim import supply
-from host_tools.sim.world import World
+from host_tools.games.track.world import TrackWorld
 from host_tools.sim import worlds
 
 # SKiDL builds the circuit
@@ -169,7 +169,7 @@ def test_cable_resistance_follows_the_gauge():
 
 
 def test_the_leds_draw_what_the_frame_asks_and_a_full_white_frame_trips_the_efuse():
-    w = World(1)
+    w = TrackWorld(1)
     n = len(w.leds_map)
     assert w.supply_report()["led_ma"] == n * 1      # every controller, all dark
     white = bytearray([255] * (3 * n))
@@ -186,7 +186,7 @@ def test_the_leds_draw_what_the_frame_asks_and_a_full_white_frame_trips_the_efus
 
 
 def test_a_thin_cable_trips_the_undervoltage_lockout_and_a_bad_cable_is_refused():
-    w = World(1)
+    w = TrackWorld(1)
     w.set_cable({"awg": 28, "m": 3.0})
     assert w.power_state["status"] == supply.UNDERVOLTAGE and w.power_state["brownout"]
     w.set_cable("kit")
@@ -198,7 +198,7 @@ def test_a_thin_cable_trips_the_undervoltage_lockout_and_a_bad_cable_is_refused(
 
 def test_the_supply_op_checks_its_cable_before_anything_happens():
     from host_tools.sim import requests
-    w = World(1)
+    w = TrackWorld(1)
     for bad in ({"awg": 28}, {"awg": 28, "m": 0}, {"awg": 2, "m": 1}, {"awg": 28.0, "m": 1},
                 {"awg": 28, "m": 1, "x": 1}, 5, ""):
         with pytest.raises(requests.BadRequest):

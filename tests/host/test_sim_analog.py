@@ -10,7 +10,8 @@ import pytest
 
 from firmware.hal import calibration
 from host_tools.sim import analog
-from host_tools.sim.world import World, load_json, ANALOG_DESIGN
+from host_tools.games.track.world import TrackWorld
+from host_tools.sim.world import load_json, ANALOG_DESIGN
 
 PHYS = load_json("host_tools/sim/data/physics.json")
 ADC = PHYS["adc"]
@@ -44,7 +45,7 @@ def espressif_mv(code):
 
 
 def quiet_world(board, design=None):
-    w = World(3, board=board, cards="dog-cards" if board.startswith("dog") else None) \
+    w = TrackWorld(3, board=board, cards="dog-cards" if board.startswith("dog") else None) \
         if board != "agent-avenue" else _avenue()
     w.phys["noise_sigma_mv"] = 0.0  # one reading's noise would hide a millivolt
     if design is not None:
@@ -77,14 +78,14 @@ def select(w, channel):
 # -- the ADC ---------------------------------------------------------------------------------
 
 def test_the_adc_reads_every_input_as_espressif_characterises_the_esp32():
-    w = World(1)
+    w = TrackWorld(1)
     for code in range(1, 4096, 3):
         got = w.fe.adc.code_of(espressif_mv(code) / 1000.0)
         assert abs(got - code) <= 1, (code, espressif_mv(code), got)
 
 
 def test_the_adc_reads_zero_under_its_offset_and_bends_above_2_45_v():
-    adc = World(1).fe.adc
+    adc = TrackWorld(1).fe.adc
     assert adc.code_of(0.0) == adc.code_of(0.14) == 0          # no reading near 0 V
     assert adc.code_of(0.15) > 0
     # in the middle, 0.806 mV a code (Vref 1100 mV): VCC/2 reads code 1872
@@ -97,10 +98,10 @@ def test_the_adc_reads_zero_under_its_offset_and_bends_above_2_45_v():
 
 
 def test_the_firmware_reads_the_adc_as_the_simulator_makes_it():
-    adc = World(1).fe.adc
+    adc = TrackWorld(1).fe.adc
     for v in (0.6, 1.0, 1.65, 2.0, 2.4):
         assert abs(calibration.volts_to_u16(v) - adc.u16(v)) <= 16, v   # within one code
-    fe = World(1).fe
+    fe = TrackWorld(1).fe
     assert abs(calibration.FRONT_END_GAIN - fe.gain) < 0.0005
 
 

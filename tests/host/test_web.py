@@ -15,7 +15,7 @@ import pytest
 
 from host_tools.web import replay_view
 from host_tools.web.server import serve
-from host_tools.web.twin import Twin
+from host_tools.games.track.twin import TrackTwin
 from shared_rules import layout
 
 PIECE_NAME = re.compile(r"\b(red|blue|green|yellow)-[1-4]\b")
@@ -27,7 +27,7 @@ class Site:
     """A twin, its server and a page on it."""
 
     def __init__(self, browser, seed, request_seconds=5.0, **twin_kw):
-        self.twin = Twin(seed=seed, **twin_kw)
+        self.twin = TrackTwin(seed=seed, **twin_kw)
         self.httpd = serve(self.twin, 0, request_seconds=request_seconds)
         self.port = self.httpd.server_address[1]
         self.url = "http://127.0.0.1:%d/" % self.port

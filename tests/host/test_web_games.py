@@ -17,7 +17,7 @@ import pytest
 from host_tools.games.track.players import Table, score
 from host_tools.games.avenue.twin import AvenueTwin
 from host_tools.web.server import serve
-from host_tools.web.twin import Twin
+from host_tools.games.track.twin import TrackTwin
 from shared_rules import variant
 from shared_rules.describe_avenue import acting
 from shared_rules.describe_base import cap, where
@@ -268,7 +268,7 @@ def whole_dog_game(site, game, players):
 @pytest.mark.parametrize("game,board,seed", [("agent-dog", "agent-dog-4", 7),
                                              ("dog-royal", "dog-4", 1)])
 def test_a_whole_game_on_the_dog_page_in_words(site, game, board, seed):
-    s = site(Twin(seed=seed, board=board, game=game, speed=SPEED))
+    s = site(TrackTwin(seed=seed, board=board, game=game, speed=SPEED))
     turns, seconds = whole_dog_game(s, game, 2)
     # the line led through every kind of step: the setup, a card, a move, an effect
     said = " ".join(s.reader.said)

@@ -4,7 +4,8 @@
 # from the ranks (docs/board-protocols.md, section 3: red-4 the jester) and the scanner's
 # classes (a dead sensor is a fault, never a piece: firmware/hal/scanner.py).
 from simboard import scan_for, check, first_rank_design
-from host_tools.sim.world import World, load_json, ANALOG_DESIGN
+from host_tools.games.track.world import TrackWorld
+from host_tools.sim.world import load_json, ANALOG_DESIGN
 from firmware.board import Board
 from firmware.calibrate import ranks_step
 from firmware.hal import measure
@@ -36,7 +37,7 @@ def board(seed, config, design=None, magnets=None):
     pieces' `magnets` (default: today's),
     calibrated the way a person does it (ranks_tests.py): the empty board, then every piece on
     its start-area spot in rank order, with every LED dark."""
-    w = World(seed, config=config, cards="dog-cards", magnets=magnets)
+    w = TrackWorld(seed, config=config, cards="dog-cards", magnets=magnets)
     if design is not None:
         w._front_end(design)
     b = Board(config_dir=config, data_dir=SCRATCH)

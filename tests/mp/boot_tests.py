@@ -2,7 +2,7 @@
 import sys
 import time
 
-from host_tools.sim.world import World
+from host_tools.games.track.world import TrackWorld
 from simboard import check
 
 SCRATCH = "/tmp"
@@ -28,7 +28,7 @@ def run_main(world):
 
 
 def test_boot_sets_240_mhz_and_starts_the_application():
-    w = World(1)
+    w = TrackWorld(1)
     check(w.cpu_hz == 160000000, "the ESP32 firmware boots at 160 MHz")
     started = run_main(w)
     check(w.cpu_hz == 240000000, "CPU at %d" % w.cpu_hz)
@@ -36,14 +36,14 @@ def test_boot_sets_240_mhz_and_starts_the_application():
 
 
 def test_holding_back_at_power_up_skips_the_application():
-    w = World(2)
+    w = TrackWorld(2)
     w.press("back", 1000)
     started = run_main(w)
     check(started == [], "application started despite safe boot")
 
 
 def test_a_tap_on_back_at_power_up_is_not_safe_boot():
-    w = World(3)
+    w = TrackWorld(3)
     w.press("back", 20)
     check(run_main(w) == [1], "a 20 ms tap skipped the application")
 
@@ -56,7 +56,7 @@ class _NoInput:
 def test_application_boots_and_reports_an_unknown_sticker():
     import json
     import firmware.games.track.app as app
-    w = World(4)
+    w = TrackWorld(4)
     w.card("04a1b2c3d4e5f6")
     lines = []
     app.main("hardware", SCRATCH, max_scans=30, write=lines.append, inp=_NoInput())
@@ -74,11 +74,11 @@ def test_selftest_passes_on_a_good_board_and_names_a_dead_sensor():
     real_print = builtins.print
     builtins.print = lambda *a, **kw: None
     try:
-        w = World(5)
+        w = TrackWorld(5)
         rep = selftest.run("hardware", SCRATCH)
         check(rep["ok"], "good board: %r" % (rep["problems"],))
         check(len(rep["occupied"]) == 16, "start spots %r" % (rep["occupied"],))
-        w = World(6)
+        w = TrackWorld(6)
         w.fault("dead_sensor", "33", 60000)
         rep = selftest.run("hardware", SCRATCH)
     finally:

@@ -2,7 +2,7 @@
 import time
 
 from simboard import fresh, check
-from host_tools.sim.world import World
+from host_tools.games.track.world import TrackWorld
 from firmware.board import Board
 from firmware.hal.mfrc522 import CARD, REMOVED, TWO_CARDS, OK, NO_CARD, TAG_POWER_UP_US
 
@@ -144,7 +144,7 @@ def played_then_discarded(spec, uids, seed=11):
     each card it reads in a reject, and says two cards when two stickers answer."""
     import json
     import firmware.games.track.app as app
-    w = World(seed, readers=spec)
+    w = TrackWorld(seed, readers=spec)
     t = 1000000
     for uid in uids:
         w.at_time(t, w.card, uid)
@@ -172,7 +172,7 @@ def test_with_the_reader_under_the_pile_the_second_card_is_two_cards():
 
 def reads_after_a_pile(spec, n, seed=12):
     """Whether the reader reads the card played after n cards of the deck were discarded."""
-    w = World(seed, readers=spec)
+    w = TrackWorld(seed, readers=spec)
     b = Board(config_dir="hardware", data_dir=SCRATCH)
     for uid_hex, _ in w.deck[:n]:
         w.card(uid_hex)

@@ -9,7 +9,8 @@ import os
 import micropython
 
 from simboard import scan_for, check, first_rank_design
-from host_tools.sim.world import World, SimError
+from host_tools.games.track.world import TrackWorld
+from host_tools.sim.world import SimError
 from host_tools.sim.lap import gains_rounds, rank_of_piece
 from host_tools.sim.magnetics import bz_mt, stack_mm
 from firmware.board import Board
@@ -31,7 +32,7 @@ def calibrated(seed, config=DOG6, magnets=None, lap=True, depth=None, aim=None, 
     depth(location): how far below its design height that sensor is mounted (mm); aim: how
     far off centre the calibrating hands put each piece (default: drawn, as anybody's); data:
     the board's flash folder (a board that saves its calibration there)."""
-    w = World(seed, config=config, cards="dog-cards", magnets=magnets)
+    w = TrackWorld(seed, config=config, cards="dog-cards", magnets=magnets)
     for loc in w.locs if depth else ():
         w.sensor_depth(loc, depth(loc))
     b = Board(config_dir=config, data_dir=data or SCRATCH)
@@ -86,7 +87,7 @@ def band_at(b, loc):
 
 
 def test_the_6_seat_board_reads_all_144_sensors_through_two_banks():
-    w = World(1, config=DOG6, cards="dog-cards")
+    w = TrackWorld(1, config=DOG6, cards="dog-cards")
     b = Board(config_dir=DOG6, data_dir=SCRATCH)
     check(len(b.locations) == 144 and b.scanner.n == 144, "%d sensors" % len(b.locations))
     check(b.variant["layout"] == "dog-6" and b.variant["ranked_pieces"], repr(b.variant))
@@ -154,14 +155,14 @@ def test_a_weak_magnet_reads_one_rank_lower_and_recovers():
 
 
 def test_weak_magnet_needs_a_piece_and_a_ranked_board():
-    w = World(5, config=DOG4, cards="dog-cards")
+    w = TrackWorld(5, config=DOG4, cards="dog-cards")
     for bad in (("weak_magnet", "10"), ("weak_magnet", "nowhere")):
         try:
             w.fault(bad[0], bad[1], 100)
             check(False, "%r accepted" % (bad,))
         except SimError:
             pass
-    plain = World(5)
+    plain = TrackWorld(5)
     try:
         plain.fault("weak_magnet", "red:s1", 100)
         check(False, "a weak magnet on the Agent DOG board's unranked pieces")
@@ -175,7 +176,7 @@ def test_the_4_seat_dog_board_reads_ranks_and_the_agent_dog_board_none():
     for c in w.colours:
         for k in range(1, 5):
             check(band_at(b, "%s:s%d" % (c, k)) == RANKS[k - 1], "%s:s%d" % (c, k))
-    World(6)
+    TrackWorld(6)
     plain = Board(config_dir="hardware", data_dir=SCRATCH + "/nocal")
     check(plain.variant is None and not hasattr(plain.scanner, "band"),
           "the Agent DOG board has no variant file and reads no ranks")
@@ -303,7 +304,7 @@ def test_a_broken_ranks_field_is_refused_and_says_why():
 
 
 def test_the_ranks_step_refuses_pieces_out_of_rank_order_and_changes_nothing():
-    w = World(10, config=DOG4, cards="dog-cards")
+    w = TrackWorld(10, config=DOG4, cards="dog-cards")
     b = Board(config_dir=DOG4, data_dir=SCRATCH)
     held = sorted((name, w.locs[w.pieces[name][0]]) for name in w.pieces)
     for name, at in held:
@@ -388,7 +389,7 @@ def test_the_correction_takes_each_neighbours_share_off_its_reading():
 
 
 def test_a_broken_rank_crosstalk_is_refused_and_changes_nothing():
-    w = World(15, config=DOG6, cards="dog-cards")
+    w = TrackWorld(15, config=DOG6, cards="dog-cards")
     data = SCRATCH + "/crosstalk"  # the good step saves calib.json: not where others boot
     try:
         os.mkdir(data)
@@ -563,7 +564,7 @@ def test_the_pieces_steps_ranks_are_checked_and_a_refusal_changes_nothing():
     ans = calibrate.command(b, {"op": "calibrate", "step": "pieces",
                                 "ranks": {"red:s1": "king", "red:s2": "knight"}})
     check(ans["ok"] and ans["upright"] == 2, "measured: %r" % (ans,))
-    World(16)
+    TrackWorld(16)
     plain = Board(config_dir="hardware", data_dir=SCRATCH + "/nocal-pieces")
     ans = calibrate.command(plain, {"op": "calibrate", "step": "pieces",
                                     "ranks": {"12": "king"}})

@@ -2,7 +2,7 @@
 import json
 import time
 
-from host_tools.sim.world import World
+from host_tools.games.track.world import TrackWorld
 from firmware.board import Board
 from firmware.hal.scanner import NAMES
 
@@ -11,7 +11,7 @@ SCAN_MS = 20  # 50 scans per second, the firmware's rate
 
 
 def fresh(seed=1, data_dir="/tmp"):
-    w = World(seed)
+    w = TrackWorld(seed)
     b = Board(config_dir="hardware", data_dir=data_dir)
     return w, b
 

@@ -2,7 +2,8 @@
 # them, and the world API refusing what hands cannot do.
 import json
 
-from host_tools.sim.world import World, SimError
+from host_tools.games.track.world import TrackWorld
+from host_tools.sim.world import SimError
 from host_tools.games.avenue.world import AvenueWorld
 from host_tools.sim import magnetics
 from firmware.board import Board
@@ -12,7 +13,7 @@ SCRATCH = "/tmp"
 
 
 def readings(seed, n=300):
-    w = World(seed)
+    w = TrackWorld(seed)
     out = []
     for k in range(n):
         w.select = k % 16
@@ -39,7 +40,7 @@ def test_stuck_sensor_keeps_its_last_reading_then_recovers():
 
 
 def test_hands_cannot_do_the_impossible():
-    w = World(4)
+    w = TrackWorld(4)
     for fn, args in ((w.lift, ("5",)), (w.place, ("red-1", "5")), (w.flip, ("5",)),
                      (w.lift, ("99",)), (w.place, ("purple-1", "5")), (w.press, ("start",)),
                      (w.fault, ("melt", "5")), (w.card, ("0411",))):
@@ -57,7 +58,7 @@ def test_hands_cannot_do_the_impossible():
 
 
 def test_world_reports_every_piece():
-    w = World(5)
+    w = TrackWorld(5)
     w.lift("green:s3")
     w.place("green-3", "44", upside_down=True)
     pieces = w.world()
@@ -132,7 +133,7 @@ def test_the_first_designs_pawn_magnet_reads_as_a_fault():
 
 def test_placements_sensor_heights_and_pieces_stay_inside_the_design():
     spec = design()
-    w = World(7, config="hardware/variants/dog-6", cards="dog-cards")
+    w = TrackWorld(7, config="hardware/variants/dog-6", cards="dog-cards")
     tol = spec["sensor"]["height_tolerance_mm"]
     limit = spec["placement"]["pocket_mm"] + spec["placement"]["sensor_mm"]
     check(max(abs(d) for d in w.fld.depth) <= tol, "a sensor beyond its height tolerance")
@@ -163,7 +164,7 @@ def test_placements_sensor_heights_and_pieces_stay_inside_the_design():
 
 
 def test_a_neighbours_field_reaches_a_sensor_and_leaves_with_it():
-    w = World(8, config="hardware/variants/dog-4", cards="dog-cards")
+    w = TrackWorld(8, config="hardware/variants/dog-4", cards="dog-cards")
     w.lift("red:s4")
     w.place("red-4", "10", off_mm=0)
     alone = w.field_mt("10")
@@ -180,13 +181,13 @@ def test_a_neighbours_field_reaches_a_sensor_and_leaves_with_it():
 def test_a_device_powered_up_again_finds_each_piece_where_it_stood_in_its_pocket():
     # the host's copy of the world and a new device agree: the snapshot carries how many times
     # each piece was put down, and with the seed that says where in its pocket it stands
-    w = World(9)
+    w = TrackWorld(9)
     for at, piece in (("20", "red-1"), ("21", "blue-2"), ("33", "green-3")):
         w.lift(w.locs[w.pieces[piece][0]])
         w.place(piece, at)
     w.flip("33")
     snap = w.snapshot()
-    again = World(9)
+    again = TrackWorld(9)
     again.restore(snap)
     for i in range(len(w.locs)):
         check(abs(again.field_mt(w.locs[i]) - w.field_mt(w.locs[i])) < 1e-9,
@@ -232,7 +233,7 @@ def jester_between_kings(spec):
     the jester's field, at the weak end of its tolerances and 0.8 mm off, with the strongest
     kings upright on 39 and 41, as a fraction of the firmware's jester/empty edge (half the
     jester's level of the king's field measured on that sensor)."""
-    w = World(3, config="hardware/variants/dog-6", cards="dog-cards", magnets=spec)
+    w = TrackWorld(3, config="hardware/variants/dog-6", cards="dog-cards", magnets=spec)
     w.sensor_depth("40", 0.5)
     for c in ("red", "blue", "green"):
         at_tolerance_end(w, spec, c + "-1", "king", False)

@@ -1,5 +1,5 @@
 """The hand actions of the Agent Avenue board's page (POST /api/act), checked whole before the
-twin does anything (host_tools/games/track/actions.py checks the fields both boards share).
+twin does anything (host_tools/web/twin.py checks the fields every board's page shares).
 
     lift {at}, place {id, at}, slide {id, path}   a pawn (pawns are never turned over)
     card {id, reader}     a card onto a pad: "up" or "down" from a hand the page shows; "tap"
@@ -9,8 +9,8 @@ twin does anything (host_tools/games/track/actions.py checks the fields both boa
     card_off {reader}     a card taken off the up or down pad
     press, fault, power_on                        as on the DOG boards
     new_game {players, mode}                      2, 3 or 4 players; simple or advanced"""
-from host_tools.games.track import actions
-from host_tools.games.track.actions import ActionError
+from host_tools.web import twin as base
+from host_tools.web.twin import ActionError
 
 READERS = ("up", "down", "tap")
 MODES = ("simple", "advanced")
@@ -24,8 +24,8 @@ SHAPES = {
     "slide": {"id": ("handle", True), "path": ("path", True)},
     "card": {"id": ("handle", True), "reader": ("reader", True)},
     "card_off": {"reader": ("pad", True)},
-    "press": actions.SHAPES["press"],
-    "fault": actions.SHAPES["fault"],
+    "press": base.SHAPES["press"],
+    "fault": base.SHAPES["fault"],
     "new_game": {"players": ("avenue_players", True), "mode": ("mode", False)},
     "power_on": {},
 }
@@ -56,4 +56,4 @@ KINDS = {"reader": _reader, "pad": _pad, "mode": _mode, "avenue_players": _playe
 
 def check(req, locations):
     """The action if it is well formed; raises ActionError saying what is wrong."""
-    return actions.check(req, locations, SHAPES, KINDS)
+    return base.check(req, locations, SHAPES, KINDS)

@@ -4,12 +4,12 @@ only from what every player can see: the board's public view (docs/agent-avenue-
 events, where the pawns stand and how many cards are lifted off the pads in a recruit. The
 face-down card is not among them, so no line can name it.
 
-line() answers {"text": ..., "kind": ...} with the kinds of
-host_tools/games/track/guidance.py: stopped, idle, do, refused, fault, over."""
+line() answers {"text": ..., "kind": ...} with the kinds of the track games' line
+(host_tools/games/track/guidance.py): stopped, idle, do, refused, fault, over."""
 from shared_rules.avenue import tables as T
 from shared_rules.describe_avenue import other as _other, why_won
 from shared_rules.describe_base import cap as _cap, fault, name, reason
-from host_tools.games.track.guidance import device_line
+from host_tools.web.twin import device_line
 
 TB = T.load()
 

@@ -4,7 +4,7 @@ the table beside it (host_tools/games/avenue/cards.py), and every hand action of
 (host_tools/games/avenue/actions.py) and carried out through the simulator's world API: pawns
 lifted, put down and slid; cards put on the up and down pads, taken off them, tapped on the tap
 pad; buttons pressed. Everything else (the tick, the console, pawns in hand, buttons, faults,
-power) is the DOG boards' twin's (host_tools/web/twin.py).
+power, the sensor panel) is every board's twin's (host_tools/web/twin.py).
 
 What stays here: the card lying face down on the down pad (the page is told only that a card
 lies there, as the pad's LED does), the cards taken off the pads in a recruit until the board
@@ -22,8 +22,7 @@ from host_tools.games.avenue import actions as avenue_actions, guidance as avenu
 from host_tools.games.avenue import lights as avenue_lights
 from host_tools.games.avenue.actions import LIFTED, TOPS
 from host_tools.games.avenue.cards import Cards, SIDES, TB
-from host_tools.web.twin import (CARD_ON_MS, EVENTS_KEPT, PRESS_MS, Twin, TwinError,
-                                 public_answer, refuse)
+from host_tools.web.twin import CARD_ON_MS, Twin, TwinError, public_answer, refuse
 from shared_rules.describe import words
 from shared_rules.describe_avenue import acting
 
@@ -121,10 +120,7 @@ class AvenueTwin(Twin):
     def _meaning(self, loc, rgb):
         return avenue_lights.meaning(loc, rgb, self.view)
 
-    def _on_event(self, ev):
-        self.seq += 1
-        self.events.append((self.seq, ev))
-        del self.events[:-EVENTS_KEPT]
+    def _took_in(self, ev):
         kind = ev.get("event")
         if kind == "new_game":
             self.result = None
@@ -146,9 +142,6 @@ class AvenueTwin(Twin):
     def _powered(self):
         self.tapping = None
         self.buzz_seen = (-1, 0)  # a new device process: its clock starts again
-
-    def _ranked(self):
-        return False
 
     # -- what the page may see -------------------------------------------------------------
     def layout(self):
@@ -212,8 +205,7 @@ class AvenueTwin(Twin):
                 "leds": dict((loc, self.leds[loc]) for loc in sorted(self.leds)),
                 "lights": lights,
                 "pieces": pieces,
-                "held": [{"id": h, "piece": self.held_public[h]}
-                         for h in sorted(self.held, key=lambda h: int(h[1:]))],
+                "held": self._held(),
                 "hands": hands,
                 "pads": {"up": None if up is None else {"id": up, "card": c.kind(up)},
                          "down": c.pads["down"] is not None,
@@ -245,47 +237,31 @@ class AvenueTwin(Twin):
                     "discards": sorted((c.kind(h) for h in c.discards), key=_order)}
             return out
 
-    def sensors(self):
-        """Every sensor's raw reading, and its class as the firmware reads it when it shows
-        its sensors (between games: during one they would tell the pawns' magnets apart)."""
-        with self.lock:
-            raw = self.sim.request({"op": "sensors"})
-            fw = self._send({"op": "sensors"}) if self.sim.alive() else None
-        if not raw.get("ok"):
-            return public_answer(raw)
+    def _classes(self):
+        """The classes the firmware reads when it shows its sensors (between games: during
+        one they would tell the pawns' magnets apart); none while the board is off."""
+        fw = self._send({"op": "sensors"}) if self.sim.alive() else None
         classes = {}
         if fw and fw.get("ok"):
             got = fw.get("sensors", {})
             classes = dict(zip(got.get("loc", []), got.get("class", [])))
-        return {"ok": True, "locations": raw.get("locations", []), "raw": raw.get("raw", []),
-                "class": [classes.get(loc) for loc in raw.get("locations", [])]}
+        return classes.get
 
     # -- hands -------------------------------------------------------------------------------
-    def act(self, req):
-        """One action of the page (host_tools/games/avenue/actions.py); returns {"ok": ...} with
-        a reason. Raises ActionError for a malformed one."""
+    def _check(self, req):
+        """The action checked whole (host_tools/games/avenue/actions.py)."""
         avenue_actions.check(req, self.location_set)
-        op = req["op"]
-        with self.lock:
-            if self.sim.alive():
-                self._console()  # the cards lie where the board's events so far put them
-            self.world = self.sim.request({"op": "world"}).get("pieces", {})
-            occupied = set(p["at"] for p in self.world.values() if p["at"] is not None)
-            if op == "lift":
-                return self._lift(req["at"], occupied)
-            if op in ("place", "slide"):
-                return self._put_down(op, req, occupied)
-            if op == "card":
-                return self._card(req["id"], req["reader"])
-            if op == "card_off":
-                return self._card_off(req["reader"])
-            if op == "press":
-                return self._press(req["button"], req.get("ms", PRESS_MS))
-            if op == "fault":
-                return public_answer(self.sim.request(req))
-            if op == "new_game":
-                return self._new_game(req["players"], req.get("mode", "simple"))
-            return self._power_on()  # the last of SHAPES
+
+    def _before_act(self):
+        if self.sim.alive():
+            self._console()  # the cards lie where the board's events so far put them
+
+    def _act(self, op, req, occupied):
+        if op == "card":
+            return self._card(req["id"], req["reader"])
+        if op == "card_off":
+            return self._card_off(req["reader"])
+        return self._new_game(req["players"], req.get("mode", "simple"))  # the last of SHAPES
 
     def _hand_cards(self):
         side = acting_side(self.view)

@@ -12,6 +12,7 @@ line() answers {"text": ..., "kind": ...}; kind is one of
   "fault"    a part of the board or a file on its flash is faulty,
   "over"     the game is won."""
 
+from host_tools.web.twin import device_line
 from shared_rules.describe_base import cap as _cap, fault, listed as _names, reason, where
 
 # what a target light offers, in words (host_tools/games/track/lights.py's meanings)
@@ -247,19 +248,6 @@ def line(view, events, pieces, lights, held=0, device=None):
         return {"kind": "over", "text": "Game over: %s won. Press \"new game\" for another "
                 "(or hold confirm on the board)." % who}
     return {"kind": "do", "text": "%s: %s." % (Seat, str(phase).replace("_", " "))}
-
-
-def device_line(device):
-    """The line when the twin itself failed or the board stopped (device: {"running",
-    "reason", "failure"} or None); None while it runs."""
-    if device is not None and device.get("failure"):
-        return {"kind": "fault", "text": "The page's twin of the board failed (%s): restart "
-                "agentboard sim." % device["failure"]}
-    if device is not None and not device.get("running", True):
-        return {"kind": "stopped", "text": "The board has stopped (%s). Press \"power on\" "
-                "to boot it again from its flash: the game on it resumes."
-                % (device.get("reason") or "no reason given")}
-    return None
 
 
 def _no_game_line(lights):
