@@ -616,7 +616,7 @@ class Referee:
             sh.seat_side = st.winner
             sh.seat_lit = S.ALL_SEATS
         else:
-            sh.seat_side = st.pending[0] if st.phase == MARKET else st.active
+            sh.seat_side = st.who_acts()
             sh.seat_lit = self.seat
         sh.seat_count = st.seats[sh.seat_side]
         self._publish_pads(sh.pads)
