@@ -24,6 +24,9 @@ class Layout:
         self.ppc = spec["pieces_per_colour"]
         self.npieces = ncol * self.ppc
         self.nboard = n + ncol * hn
+        # each piece's colour and slot, looked up (the firmware's loops call no method for it)
+        self.piece_colour = bytes([p // self.ppc for p in range(self.npieces)])
+        self.piece_slot = bytes([p % self.ppc for p in range(self.npieces)])
         self.cidx = {}
         for i in range(ncol):
             self.cidx[self.colours[i]] = i
@@ -79,14 +82,9 @@ class Layout:
         return (loc - self.n) % self.home_n
 
     # -- pieces ----------------------------------------------------------------------------
-    # Piece p is slot p % ppc of colour p // ppc, for the whole game (shared_rules/state.py);
-    # in DOG Royal the slot is its rank (shared_rules/ranks.py). Occupancy tables hold p + 1.
-    def colour_of(self, p):
-        return p // self.ppc
-
-    def slot_of(self, p):
-        return p % self.ppc
-
+    # Piece p is slot piece_slot[p] of colour piece_colour[p] (tables above), for the whole game
+    # (shared_rules/state.py); in DOG Royal the slot is its rank (shared_rules/ranks.py).
+    # Occupancy tables hold p + 1.
     def piece(self, colour, slot):
         return colour * self.ppc + slot
 

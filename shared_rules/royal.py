@@ -14,7 +14,12 @@
 from shared_rules.dog import Dog
 from shared_rules import movegen
 from shared_rules.cards import STEPS
-from shared_rules.ranks import KING, KNIGHT, CITIZEN, JESTER, RANKS
+from shared_rules.ranks import RANKS
+
+KING = 0  # indices into RANKS: a piece's slot within its colour
+KNIGHT = 1
+CITIZEN = 2
+JESTER = 3
 KING_MAX_STEPS = 7
 JESTER_SHORT = 2
 

@@ -61,7 +61,7 @@ def board_at(rec, k, referee=False):
         q = st.board[loc]
         if q:
             at = str(lay.loc_json(loc))
-            colour = lay.colours[lay.colour_of(q - 1)]
+            colour = lay.colours[lay.piece_colour[q - 1]]
             pieces[at] = "undercover" if st.undercover(q - 1) else colour
             if referee:
                 truth[at] = colour

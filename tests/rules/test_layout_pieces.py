@@ -1,4 +1,4 @@
-# How a board's pieces are numbered (shared_rules/layout.py: colour_of, slot_of, piece,
+# How a board's pieces are numbered (shared_rules/layout.py: piece_colour, piece_slot, piece,
 # pieces_of), the one decoding the firmware and the host tools use. Expectations from
 # docs/rules-protocol.md and docs/dog-rules.md: a position lists each colour's four pieces, and
 # that list's order stays with the pieces ("every answer keeps that order").
@@ -16,8 +16,8 @@ def test_each_colour_has_four_pieces_numbered_by_colour_then_slot():
         for c in range(len(lay.colours)):
             mine = list(lay.pieces_of(c))
             assert len(mine) == PIECES_PER_COLOUR, name
-            assert [lay.colour_of(p) for p in mine] == [c] * PIECES_PER_COLOUR
-            assert [lay.slot_of(p) for p in mine] == list(range(PIECES_PER_COLOUR))
+            assert [lay.piece_colour[p] for p in mine] == [c] * PIECES_PER_COLOUR
+            assert [lay.piece_slot[p] for p in mine] == list(range(PIECES_PER_COLOUR))
             assert [lay.piece(c, k) for k in range(PIECES_PER_COLOUR)] == mine
             seen += mine
         assert sorted(seen) == list(range(lay.npieces)) and len(set(seen)) == len(seen), name
@@ -40,7 +40,7 @@ def test_the_piece_a_position_lists_kth_for_a_colour_is_that_colours_slot_k():
                              "pieces": pieces})
         for c, (loc, k) in spot.items():
             p = st.at(loc)
-            assert (lay.colour_of(p), lay.slot_of(p)) == (c, k), (game, c)
+            assert (lay.piece_colour[p], lay.piece_slot[p]) == (c, k), (game, c)
             assert p == lay.piece(c, k)
             if st.game.ranked:
                 assert st.game.rank_name(p) == RANKS[k]

@@ -8,7 +8,8 @@ import subprocess
 
 from conftest import ROOT, micropython_cmd
 from shared_rules import position
-from shared_rules.ranks import RANKS, KING, KNIGHT, CITIZEN, JESTER
+from shared_rules.ranks import RANKS
+from shared_rules.royal import KING, KNIGHT, CITIZEN, JESTER
 
 DEVICE = os.path.join(ROOT, "host_tools", "sim", "device")
 

@@ -83,7 +83,7 @@ class WholeMove:
             if st.pos[p] < lay.nboard:
                 self.pre[places.sensor[st.pos[p]]] = 1
             else:
-                self.pre_count[lay.colour_of(p)] += 1
+                self.pre_count[lay.piece_colour[p]] += 1
         # every legal move as the sensors see it (O_* above): the moving piece and its
         # destination, the sensors whose occupancy it changes, their occupancy and ranks after
         # it, and the start-area counts after it; OUTLINE_CHUNK of them per bytearray, each
@@ -149,7 +149,7 @@ class WholeMove:
             if self.ranked and occupied:
                 # the mover lands; a swap's squares trade their pieces
                 lands = (b if loc == st.pos[a] else a) if self.swap else a
-                r[o + O_BAND + j] = lay.slot_of(lands)
+                r[o + O_BAND + j] = lay.piece_slot[lands]
         if not self.swap and movegen.jump_of(b) >= 0:
             r[o + O_VIA] = sensor[movegen.dest_of(b)]
         for c, delta in areas:

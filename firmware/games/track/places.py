@@ -68,9 +68,9 @@ class Places:
                 i = self.sensor[loc]
                 classes[i] = DOWN if st.undercover(p) else UP
                 if ranked:
-                    bands[i] = lay.slot_of(p)
-            elif lay.colour_of(p) in st.seats:
-                counts[lay.colour_of(p)] += 1
+                    bands[i] = lay.piece_slot[p]
+            elif lay.piece_colour[p] in st.seats:
+                counts[lay.piece_colour[p]] += 1
 
     def differences(self, classes, counts, sensed, bands=None, sensed_bands=None):
         """Sensor indices the players must change so the board reads as expected (with bands:

@@ -628,9 +628,9 @@ class Referee:
             if q:
                 key = str(lay.loc_json(loc))
                 board[key] = "undercover" if st.undercover(q - 1) else \
-                    self._c(lay.colour_of(q - 1))
+                    self._c(lay.piece_colour[q - 1])
                 if ranks is not None:
-                    ranks[key] = RANKS[lay.slot_of(q - 1)]
+                    ranks[key] = RANKS[lay.piece_slot[q - 1]]
         areas = {}
         for c in st.seats:
             n = 0

@@ -38,7 +38,7 @@ def wloc(loc, lay=LAY):
 
 def piece_name(lay, p):
     """The physical piece of rules piece p in a ranked game: red-1 is red's king, ..."""
-    return "%s-%d" % (lay.colours[lay.colour_of(p)], lay.slot_of(p) + 1)
+    return "%s-%d" % (lay.colours[lay.piece_colour[p]], lay.piece_slot[p] + 1)
 
 
 class Table:
@@ -621,8 +621,8 @@ def wanted_board(st):
     lay = st.lay
     want = {}
     for p in range(lay.npieces):
-        if st.pos[p] < lay.nboard and lay.colour_of(p) in st.seats:
-            want[wloc(st.pos[p], lay)] = (lay.colours[lay.colour_of(p)], st.undercover(p),
+        if st.pos[p] < lay.nboard and lay.piece_colour[p] in st.seats:
+            want[wloc(st.pos[p], lay)] = (lay.colours[lay.piece_colour[p]], st.undercover(p),
                                           piece_name(lay, p) if st.game.ranked else None)
     return want
 
@@ -634,7 +634,7 @@ def public_board(st):
         loc = st.pos[p]
         if loc < lay.nboard:
             out[wloc(loc, lay)] = "undercover" if st.undercover(p) else \
-                lay.colours[lay.colour_of(p)]
+                lay.colours[lay.piece_colour[p]]
     return out
 
 
@@ -643,7 +643,7 @@ def public_ranks(st):
     if not st.game.ranked:
         return None
     lay = st.lay
-    return dict((wloc(st.pos[p], lay), RANKS[lay.slot_of(p)]) for p in range(lay.npieces)
+    return dict((wloc(st.pos[p], lay), RANKS[lay.piece_slot[p]]) for p in range(lay.npieces)
                 if st.pos[p] < lay.nboard)
 
 
