@@ -67,7 +67,6 @@ class App:
     cardmap: "Any"
     choices: "Any"
     setup: "Any"
-    sense_at_boot: "Any"
     cards_at_boot: "Any"
     sensed: "Any"
     card_event: "Any"
@@ -110,7 +109,10 @@ class App:
     def boot(self):
         b = self.board
         b.scanner.settle(b.scanner.stable + 2)
-        self.sense_at_boot()
+        # the board as it stands (on a ranked board with its ranks: a game resumes from what
+        # is read), then still: a referee without a game yet decides nothing
+        self.sensed(0)
+        self.ref.decide()
         report_boot(self.console, b, self.cardmap, self.data_dir, self.GAME)
         self.ref.resume_from_flash()
         self.cards_at_boot()
@@ -185,9 +187,8 @@ class App:
     # The other hooks every family's App gives (no defaults here: each one costs heap):
     #   setup(config_dir)   what the board plays (its layout, its tables), then self.cardmap
     #                       (CardMap over its card kinds), self.ref, self.view, self.choices
-    #   sense_at_boot()     the board as it stands at power-up, given to the referee
     #   cards_at_boot()     the card readers polled BOOT_POLLS times for cards lying there
-    #   sensed(k)           the scanner changed k sensors this scan
+    #   sensed(k)           the scanner changed k sensors this scan (0: the board at boot)
     #   card_event(j, ev)   card reader j (of board.readers) reported ev (hal.mfrc522)
     #   start_choice(c)     the new-game menu's choice c, held: start it
     #   game_button(ev)     the confirm button during a game (PRESS, RELEASE or HOLD)

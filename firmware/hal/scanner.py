@@ -22,7 +22,7 @@ FAULT = 3
 NAMES = ("empty", "upright", "upside_down", "fault")
 NO_BAND = 255  # no rank read: no piece, a fault, or a board whose pieces carry no ranks
 # (a rank read is its index: 0 king, 1 knight, 2 citizen, 3 jester; the referee's
-# firmware/games/track/places.py compares with this same value, so the hal imports nothing of the referee)
+# games/track/places.py compares with this same value, so the hal imports nothing of the referee)
 
 CHANNELS = 16  # of a 74HC4067
 # channels in Gray-code order: one select line changes per step (16 pin writes per scan, not 64)

@@ -9,7 +9,7 @@ from host_tools.games.track.world import TrackWorld
 from hardware.design import data, magnets
 
 ADC_US = 35  # one ADC1 conversion from MicroPython on an ESP32 (notes, v1.15 figure)
-SCAN_MS = 20  # 50 scans per second (firmware/games/track/app.py)
+SCAN_MS = 20  # 50 scans per second (firmware/loop.py)
 
 
 def report(dst):

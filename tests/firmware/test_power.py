@@ -139,7 +139,7 @@ def test_a_full_game_partition_is_reported_once_and_the_game_goes_on(tmp_path):
     # export holds every turn, and after a power cut the board resumes the turns the flash holds
     from host_tools.sim.nor_flash import blank, PARTITION_FILE, SECTOR
     from firmware.hal.buzzer import PATTERNS
-    scan_ms = 20  # firmware/games/track/app.py's SCAN_MS: the buzzer's pattern advances a scan at a time
+    scan_ms = 20  # firmware/loop.py's SCAN_MS: the buzzer's pattern advances a scan at a time
     flash = str(tmp_path)
     blank(os.path.join(flash, PARTITION_FILE % "game"), 3 * SECTOR)
     t = Table(seed=4, flash=flash)

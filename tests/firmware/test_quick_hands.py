@@ -3,7 +3,7 @@
 # firmware, as an outside check played 4-player DOG on dog-4 and had green's 6 slid from 32
 # over 33..38 refused with a `reject` naming 32.
 #
-# The board's timing (firmware/games/track/app.py, firmware/hal/scanner.py): 50 scans a second (SCAN_MS 20);
+# The board's timing (firmware/loop.py, firmware/hal/scanner.py): 50 scans a second (SCAN_MS 20);
 # a sensor's new class counts once it held for 4 scans in a row, 60 to 80 ms after the change;
 # the referee judges the board after one still scan more (20 ms); the card reader is polled on
 # every 5th scan (100 ms). The simulator's slide rests about 50 ms on each location it passes

@@ -21,7 +21,7 @@ from conftest import ROOT
 pytestmark = pytest.mark.hardware
 
 VARIANTS = [os.path.basename(f) for f in data.variant_folders()]
-SCANS_PER_S = 50  # the scanner's rate (firmware/games/track/app.py, SCAN_MS = 20)
+SCANS_PER_S = 50  # the scanner's rate (firmware/loop.py, SCAN_MS = 20)
 ADC_US = 35  # one ADC1 read from MicroPython (docs/notes: ESP32, v1.15)
 
 

@@ -61,9 +61,6 @@ class App(Loop):
         self.view = Lights(board.leds, board.led_names, tb.spaces)
         self.menu_view = Shown(0, 0)  # the menu's choice, drawn while the menu is open
 
-    def sense_at_boot(self):
-        self.ref.sense(self.board.scanner.state)
-
     def cards_at_boot(self):
         # the cards lying on the pads at power-up, each read as found there (a tag may miss a
         # poll while the field comes up): the referee knows which of them may count

@@ -50,12 +50,6 @@ class App(Loop):
         self.ref.transit_scans = TRANSIT_MS // SCAN_MS
         self.view = View(b.leds, b.led_names, b.locations, self.places, lay)
 
-    def sense_at_boot(self):
-        sc = self.board.scanner
-        # the board as it stands, ranks included (a ranked game resumes from what is read)
-        self.ref.sense(sc.state, (), getattr(sc, "band", None))
-        self.ref.decide()
-
     def cards_at_boot(self):
         # a card lying on the reader at power-up may be the card of a move saved just before
         # the cut, so it is never played until lifted and tapped again

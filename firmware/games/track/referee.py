@@ -4,7 +4,7 @@
 # Phases (docs/board-protocols.md): setup -> await_card -> await_move -> await_effect -> await_card
 # ..., with mismatch whenever the board differs from the game outside a move, round_end between
 # rounds and game_over at the end. The rules core decides everything; the referee only finds
-# which legal move the players made (firmware/games/track/judge.py), directs the effects, and keeps the game
+# which legal move the players made (games/track/judge.py), directs the effects, and keeps the game
 # on flash before it acknowledges a move. What differs between the games comes from the rules
 # core's variant (its cards, whether its pieces are ranked); what the LEDs show is published as
 # a small model (firmware/games/track/shown.py) the view draws from.

@@ -1,4 +1,4 @@
-# What the LEDs show: the model the referee publishes (firmware/games/track/shown.py: the lights of the card
+# What the LEDs show: the model the referee publishes (games/track/shown.py: the lights of the card
 # in play, the squares still to change, the seat to move), from public information only, never
 # from who hides under an undercover piece. The colours are the table in firmware/README.md.
 #
