@@ -101,10 +101,11 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_xdist_make_scheduler(config, log):
-    """`--dist loadfile` (make test), but the files that share a whole game (played.GROUPS) go
-    to one worker as one unit, so it is played once there. (xdist's own `loadgroup` cannot do
-    it with this pytest: it marks the tests' node ids through an attribute pytest 9 no longer
-    reads.)"""
+    """`--dist loadfile` (make test), but the files that share a whole game (played.GROUPS)
+    go to one worker as one unit, so it is played once there, and a file of many games
+    spreads them over the workers, a game a unit (played.SPREAD). (xdist's own `loadgroup`
+    cannot group files with this pytest: it marks the tests' node ids through an attribute
+    pytest 9 no longer reads.)"""
     if config.getoption("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
@@ -112,8 +113,7 @@ def pytest_xdist_make_scheduler(config, log):
 
     class SharedGames(LoadFileScheduling):
         def _split_scope(self, nodeid):
-            path = nodeid.split("::", 1)[0]
-            return played.GROUPS.get(path, path)
+            return played.unit(nodeid)
     return SharedGames(config, log)
 
 

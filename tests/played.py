@@ -4,6 +4,10 @@
 # worker has its own run, so the files that share a game are listed in GROUPS: make test's
 # scheduler (conftest.py) sends them to one worker as one unit, and the game is played once.
 
+import pickle
+
+from shared_rules import variant
+
 # file -> its group: the files that share the Agent Avenue game of seed 19 (advanced, 1 / 2)
 GROUPS = {"tests/firmware/test_avenue_board_games.py": "avenue-19",
           "tests/host/test_avenue_board_record.py": "avenue-19"}
@@ -46,3 +50,66 @@ def avenue(seed, mode, seats):
         finally:
             p.close()
     return _avenue[key]
+
+
+# files whose whole games spread over the workers: each parametrized test's case goes with
+# the cases of the same id in that file (one game each), the file's other tests (those over
+# every game, which read the games the others played from `across`) as a unit of their own
+SPREAD = ("tests/firmware/test_dog_board_games.py",)
+
+
+def unit(nodeid):
+    """The unit of work a test goes to a worker in (conftest.py's scheduler): its file, its
+    file's group (GROUPS) or, in a SPREAD file, its case's id."""
+    path = nodeid.split("::", 1)[0]
+    if path in SPREAD and nodeid.endswith("]") and "[" in nodeid:
+        return path + "[" + nodeid[nodeid.index("[") + 1:]
+    return GROUPS.get(path, path)
+
+
+_across = {}
+
+
+def across(tmp_path_factory, key, make):
+    """make()'s value, made once per run across every worker: the first to ask makes it
+    while the others asking wait (a lock file), then all read the pickled value from the
+    run's shared temporary folder."""
+    import fcntl
+    import os
+    if key in _across:
+        return _across[key]
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the workers' folders are popen-gwN under the run's own
+    folder = root / "played"
+    folder.mkdir(exist_ok=True)
+    path = folder / (key + ".pickle")
+    with open(str(folder / (key + ".lock")), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # held by a worker making it: wait for it
+        if path.exists():
+            with open(str(path), "rb") as f:
+                value = _Unpickler(f).load()
+        else:
+            value = make()
+            part = folder / (key + ".part")
+            with open(str(part), "wb") as f:
+                _Pickler(f).dump(value)
+            os.replace(str(part), str(path))
+    _across[key] = value
+    return value
+
+
+class _Pickler(pickle.Pickler):
+    """A game's positions pickled with their game (shared_rules.variant) as its name and
+    board: the game is loaded again where they are read (it holds the move generator's
+    scratch, no data)."""
+
+    def persistent_id(self, obj):
+        if isinstance(obj, variant.Variant):
+            return (obj.name, obj.lay.name)
+        return None
+
+
+class _Unpickler(pickle.Unpickler):
+    def persistent_load(self, pid):
+        return variant.load(pid[0], pid[1])
