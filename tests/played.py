@@ -54,16 +54,46 @@ def avenue(seed, mode, seats):
 
 # files whose whole games spread over the workers: each parametrized test's case goes with
 # the cases of the same id in that file (one game each), the file's other tests (those over
-# every game, which read the games the others played from `across`) as a unit of their own
-SPREAD = ("tests/firmware/test_dog_board_games.py",)
+# every game, which read the games the others played from `across`) as a unit of their own.
+# The others here play a game per case and share nothing but session fixtures: one worker
+# playing them one after the other made the longest chains of the run.
+SPREAD = ("tests/firmware/test_dog_board_games.py", "tests/host/test_outside_checks.py",
+          "tests/firmware/test_dog_board_putright.py", "tests/firmware/test_power.py")
+
+
+# the files that read a variant's generated circuits (tests/hardware/circuits.py builds them
+# once per worker): a case whose id is a variant's name goes to that variant's unit, as do
+# the files of one variant
+CIRCUITS = {"tests/hardware/test_hardware_variants.py": None,
+            "tests/hardware/test_hardware_analog.py": None,
+            "tests/hardware/test_hardware_power.py": None,
+            "tests/hardware/test_hardware_design.py": "agent-dog-4",
+            "tests/hardware/test_avenue_board_hardware.py": "agent-avenue"}
+
+
+_variant_names = []
+
+
+def _variants():
+    """The board variants' names (hardware/variants/*), read once."""
+    if not _variant_names:
+        import os
+        from hardware.design import data
+        _variant_names.extend(os.path.basename(f) for f in data.variant_folders())
+    return _variant_names
 
 
 def unit(nodeid):
     """The unit of work a test goes to a worker in (conftest.py's scheduler): its file, its
-    file's group (GROUPS) or, in a SPREAD file, its case's id."""
+    file's group (GROUPS), in a SPREAD file its case's id, in a CIRCUITS file its variant's."""
     path = nodeid.split("::", 1)[0]
-    if path in SPREAD and nodeid.endswith("]") and "[" in nodeid:
-        return path + "[" + nodeid[nodeid.index("[") + 1:]
+    case = nodeid[nodeid.index("[") + 1:-1] if nodeid.endswith("]") and "[" in nodeid else None
+    if path in SPREAD and case is not None:
+        return path + "[" + case + "]"
+    if path in CIRCUITS:
+        v = CIRCUITS[path] or case
+        if v in _variants():
+            return "circuits[" + v + "]"
     return GROUPS.get(path, path)
 
 
