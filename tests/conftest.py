@@ -100,6 +100,23 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
 
 
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadfile` (make test), but the files that share a whole game (played.GROUPS)
+    go to one worker as one unit, so it is played once there, and a file of many games
+    spreads them over the workers, a game a unit (played.SPREAD). (xdist's own `loadgroup`
+    cannot group files with this pytest: it marks the tests' node ids through an attribute
+    pytest 9 no longer reads.)"""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+    import played
+
+    class SharedGames(LoadFileScheduling):
+        def _split_scope(self, nodeid):
+            return played.unit(nodeid)
+    return SharedGames(config, log)
+
+
 CHROMIUM = "/usr/bin/chromium"  # Debian's: Playwright's own download is not reachable here
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",

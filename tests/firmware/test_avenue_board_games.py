@@ -12,9 +12,11 @@ import os
 
 import pytest
 
-from host_tools.games.avenue.players import Players, same_game, public_of
+from host_tools.games.avenue.players import Players, public_of
 from shared_rules.protocol import Rules
 from conftest import ROOT
+import played
+from played import AvenueGame, checked
 
 CARDS = json.load(open(os.path.join(ROOT, "shared_rules", "data", "agent-avenue-cards.json")))
 BOARD = json.load(open(os.path.join(ROOT, "shared_rules", "data", "agent-avenue-board.json")))
@@ -43,26 +45,27 @@ GAMES = [
 ]
 
 
-def checked(players):
-    view = players.view()
-    wrong = same_game(players, view)
-    assert not wrong, "after decision %d: %s" % (players.decisions, "; ".join(wrong))
-
-
 def play(seed, mode, seats, **kw):
-    p = Players(seed, mode, seats, **kw)
-    try:
-        checked(p)
-        st = p.play_to_end(checked)
-        p.drain()
-        ends = [e for e in p.lines if e.get("event") == "end"]
-        assert len(ends) == 1 and ends[0]["winner"] == ("green", "blue")[st.winner]
-        wins = [e for e in p.lines if e.get("event") == "win"]
-        assert [w["side"] for w in wins] == [ends[0]["winner"]]
-        replayed(p)
-        return p
-    finally:
-        p.close()
+    """The whole game, checked after every decision (played.checked), then: one end, its
+    winner the players' and the only win said, the exported record replayed to the players'
+    final position. A plain game (no kw) is played once per run (tests/played.py)."""
+    if kw:
+        p = Players(seed, mode, seats, **kw)
+        try:
+            checked(p)
+            st = p.play_to_end(checked)
+            p.drain()
+            g = AvenueGame(list(p.lines), st, p.decisions, p.console({"op": "export"})["record"])
+        finally:
+            p.close()
+    else:
+        g = played.avenue(seed, mode, seats)
+    ends = [e for e in g.lines if e.get("event") == "end"]
+    assert len(ends) == 1 and ends[0]["winner"] == ("green", "blue")[g.st.winner]
+    wins = [e for e in g.lines if e.get("event") == "win"]
+    assert [w["side"] for w in wins] == [ends[0]["winner"]]
+    replayed(g)
+    return g
 
 
 def start_position(rec):
@@ -83,26 +86,26 @@ def start_position(rec):
     return pos
 
 
-def replayed(p):
+def replayed(g):
     """The board's exported record, replayed through the rules protocol from its start, ends
     in the players' own final position."""
-    rec = p.console({"op": "export"})["record"]
+    rec = g.record
     assert rec["format"] == "agentboard-record/1" and rec["game"] == "agent-avenue"
-    assert len(rec["turns"]) == p.decisions
+    assert len(rec["turns"]) == g.decisions
     rules = Rules()
     pos = start_position(rec)
     for turn in rec["turns"]:
         ans = rules.handle({"op": "apply", "position": pos, "move": turn["move"]})
         assert ans["ok"], (turn, ans)
         pos = json.loads(json.dumps(ans["position"]))
-    want = json.loads(json.dumps(public_of(p.st)))
+    want = json.loads(json.dumps(public_of(g.st)))
     assert pos == want
 
 
 @pytest.mark.parametrize("seed,mode,seats,taken,end,also", GAMES)
 def test_a_whole_game(seed, mode, seats, taken, end, also):
-    p = play(seed, mode, seats)
-    events = p.lines
+    g = play(seed, mode, seats)
+    events = g.lines
     got = set(e["card"] for e in events if e.get("event") == "market")
     assert set(taken) <= got
     if end is not None:

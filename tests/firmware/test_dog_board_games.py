@@ -8,6 +8,7 @@
 # made, not taken from what the board said.
 import pytest
 
+import played
 from host_tools.games.track.players import Table, Players
 from shared_rules import movegen
 from shared_rules.apply import apply as rules_apply
@@ -60,9 +61,27 @@ def play(game, players, seed):
         t.close()
 
 
+def game_id(g):
+    return "%s-%d-%d" % g
+
+
+def played_game(tmp_path_factory, g):
+    """The whole game g, played once per run whichever worker asks first (tests/played.py:
+    the games spread over the workers, a game a unit)."""
+    return played.across(tmp_path_factory, "dog-board-" + game_id(g), lambda: play(*g))
+
+
+@pytest.fixture(scope="module", params=GAMES, ids=game_id)
+def game(request, tmp_path_factory):
+    return played_game(tmp_path_factory, request.param)
+
+
 @pytest.fixture(scope="module")
-def games():
-    return [play(g, p, s) for g, p, s in GAMES]
+def games(tmp_path_factory):
+    # from the last: the workers take the games' own units from the first on, so this waits
+    # on them the least
+    got = [played_game(tmp_path_factory, g) for g in reversed(GAMES)]
+    return got[::-1]
 
 
 def passed(st, mv):
@@ -136,8 +155,8 @@ def rank_powers(moves):
     return seen
 
 
-def test_whole_games_end_with_a_winner_and_a_record_of_every_turn(games):
-    for g in games:
+def test_whole_games_end_with_a_winner_and_a_record_of_every_turn(game):
+    for g in [game]:
         wins = [e for e in g["events"] if e.get("event") == "win"]
         assert len(wins) == 1 and g["view"]["phase"] == "game_over", g["game"]
         team = g["players"] in (4, 6)  # seed 001: 4 and 6 players play in pairs
@@ -193,8 +212,8 @@ def test_the_royal_games_used_every_power_of_the_ranks(games):
     assert wanted - seen == set()
 
 
-def test_the_board_announced_every_draw_and_jump_the_rules_made(games):
-    for g in games:
+def test_the_board_announced_every_draw_and_jump_the_rules_made(game):
+    for g in [game]:
         want = [ev["type"] for _, _, _, evs in g["moves"] for ev in evs
                 if ev["type"] in ("draw", "jump")]
         said = [e["event"] for e in g["events"] if e.get("event") in ("draw", "jump")]
@@ -204,12 +223,12 @@ def test_the_board_announced_every_draw_and_jump_the_rules_made(games):
 
 
 
-def test_each_exported_record_replays_to_the_positions_the_players_reached(games):
+def test_each_exported_record_replays_to_the_positions_the_players_reached(game):
     # The board's record (export) read back by the laptop's replay
     # (host_tools/games/track/replay.py): every turn legal in the record's own game and board,
     # and after each one, move or pass, the position the players themselves reached.
     from host_tools.games.track import replay
-    for g in games:
+    for g in [game]:
         steps = replay.turns(g["record"], "%s %dp" % (g["game"], g["players"]))
         start = next(steps)
         assert start.game.name == g["game"] and start.lay.name == BOARDS[g["players"]]

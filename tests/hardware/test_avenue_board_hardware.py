@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+import circuits
 from hardware.design import circuit, data, erc, gpio_check, power
 from conftest import ROOT
 
@@ -28,7 +29,7 @@ def variant():
 
 @pytest.fixture(scope="module")
 def boards(variant):
-    return {b.name: b for b in circuit.build_boards(variant)}
+    return circuits.boards(variant)  # built once per worker, shared
 
 
 def test_every_space_has_one_sensor_and_one_led(variant):

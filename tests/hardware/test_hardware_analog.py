@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+import circuits
 from hardware.design import circuit, data
 
 # SKiDL builds the circuit
@@ -30,7 +31,7 @@ def variant(request):
 
 @pytest.fixture(scope="module")
 def boards(variant):
-    return {b.name: b for b in circuit.build_boards(variant)}
+    return circuits.boards(variant)  # built once per worker, shared
 
 
 def placed(board, key):

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+import circuits
 from hardware.design import circuit, data, erc, outputs, power
 from hardware.design.__main__ import README, readme_budget_block
 from conftest import ROOT
@@ -37,7 +38,7 @@ def variant():
 
 @pytest.fixture(scope="module")
 def boards(variant):
-    return {b.name: b for b in circuit.build_boards(variant)}
+    return circuits.boards(variant)  # built once per worker, shared
 
 
 def parts_of(board, key):

@@ -14,6 +14,7 @@ import os
 
 import pytest
 
+import circuits
 from hardware.design import circuit, data, power_path
 from host_tools.sim import supply
 from host_tools.games.track.world import TrackWorld
@@ -33,7 +34,7 @@ BROWNOUT_V = ESP["brownout_v"] + ESP["brownout_tolerance_v"]  # the least sensit
 def built(request):
     """(variant, its boards, the power design read off them, the model on the kit's cable)."""
     v = data.Variant(os.path.join(data.VARIANTS_DIR, request.param))
-    boards = circuit.build_boards(v, LIB)
+    boards = circuits.board_list(v)  # built once per worker, shared (from parts.json, as LIB)
     d = power_path.design(v, LIB, boards)
     return v, boards, d, power_path.model(d, LIB)
 

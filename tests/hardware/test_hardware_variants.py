@@ -13,6 +13,7 @@ import os
 
 import pytest
 
+import circuits
 from hardware.design import circuit, data, erc, gpio_check, magnets
 from test_hardware_design import parts_of, pin, net_pins, socket_pin, strip_connector
 from conftest import ROOT
@@ -57,7 +58,7 @@ def track_variant(request):
 
 @pytest.fixture(scope="module")
 def boards(variant):
-    return {b.name: b for b in circuit.build_boards(variant)}
+    return circuits.boards(variant)  # built once per worker, shared
 
 
 def test_the_dog_boards_are_variants():

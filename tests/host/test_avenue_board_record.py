@@ -9,19 +9,14 @@ import sys
 import pytest
 
 from host_tools.replay import replay, RecordError
-from host_tools.games.avenue.players import Players
 from conftest import ROOT
+import played
 
 
 @pytest.fixture(scope="module")
 def record():
-    p = Players(19, "advanced", (1, 2))
-    try:
-        p.play_to_end()
-        rec = p.console({"op": "export"})["record"]
-        return rec, p.st, p.decisions
-    finally:
-        p.close()
+    g = played.avenue(19, "advanced", (1, 2))
+    return g.record, g.st, g.decisions
 
 
 def write(tmp_path, rec, name="game.json"):

@@ -14,6 +14,7 @@ import time
 import pytest
 
 from conftest import ROOT
+from polls import Output, until
 from host_tools import deploy as dp
 from host_tools.device import SerialConsole
 from host_tools.games.track.players import Table, Players, CARDS, LAY
@@ -29,6 +30,7 @@ MPREMOTE = os.path.join(ROOT, ".venv", "bin", "mpremote")
 # two of the track games' firmware files, as the board holds them
 APP = "firmware/games/track/app.mpy"
 VIEW = "firmware/games/track/view.mpy"
+CARD_OFF_S = 0.8  # a card off the reader this long: four of enrol's reads (every 0.2 s)
 
 
 def run(*args, stdin=None, timeout=120):
@@ -246,14 +248,18 @@ def test_enrol_names_new_stickers_and_reports_known_ones(board):
     proc = subprocess.Popen([AGENTBOARD, "enrol", "--port", board.url, "--card", "7",
                              "--count", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, cwd=ROOT)
+    said = Output(proc.stdout)
     try:
-        time.sleep(1.5)
+        at = said.wait_for("put a card on the reader")
         for uid in (stickers[0], stickers[0], stickers[1]):  # the second time it is known
             assert board.request({"op": "card", "uid": uid})["ok"]
-            time.sleep(0.8)
+            at = said.wait_for(uid, at)
             board.request({"op": "card_off"})
-            time.sleep(0.8)
-        out, err = proc.communicate(timeout=60)
+            # nothing to watch while enrol holds the console: a few of its reads of the
+            # reader, so it sees the card gone before the next one comes
+            time.sleep(CARD_OFF_S)
+        proc.wait(timeout=60)
+        out, err = said.text(), proc.stderr.read()
     finally:
         proc.kill()
     assert proc.returncode == 0, err
@@ -279,20 +285,23 @@ def test_calibrate_measures_and_draws_every_sensor(board):
     proc = subprocess.Popen([AGENTBOARD, "calibrate", "--port", board.url],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    said = Output(proc.stdout)
     try:
-        time.sleep(1.0)
+        at = said.wait_for("press Enter")
         proc.stdin.write("\n")  # the board is empty
         proc.stdin.flush()
-        time.sleep(2.0)
-        for j, at in enumerate(("1", "2", "5")):
-            board.request({"op": "place", "piece": held[j], "at": at, "upside_down": at == "5"})
-        time.sleep(0.5)
+        at = said.wait_for("press Enter", at)  # measured; now the pieces
+        for j, at_ in enumerate(("1", "2", "5")):
+            board.request({"op": "place", "piece": held[j], "at": at_,
+                           "upside_down": at_ == "5"})
         proc.stdin.write("\n")
         proc.stdin.flush()
-        time.sleep(2.0)
+        said.wait_for("press Enter", at)  # measured; more pieces, or done
         proc.stdin.write("done\n")
         proc.stdin.flush()
-        out, err = proc.communicate(timeout=60)
+        proc.stdin.close()
+        proc.wait(timeout=60)
+        out, err = said.text(), proc.stderr.read()
     finally:
         proc.kill()
     assert proc.returncode == 0, err
@@ -318,10 +327,10 @@ def test_calibrate_measures_and_draws_every_sensor(board):
     for name in held:
         board.request({"op": "place", "piece": name, "at": pieces[name]["at"],
                        "upside_down": False})
-    end = time.time() + 20
-    while status(board)["faults"] and time.time() < end:  # the dead sensor's 7 s are over
-        time.sleep(0.5)
-    assert status(board)["faults"] == []
+    # the sensor connected again (the fault ended now rather than at its 7 s): the board's
+    # fault goes with it, the next module's tests find a clean board
+    board.request({"op": "fault", "kind": "clear"})
+    until(lambda: status(board)["faults"] == [], "the board's fault list to clear", 20)
 
 
 def test_calibration_is_refused_while_a_game_runs(board):
@@ -338,9 +347,7 @@ def test_calibration_is_refused_while_a_game_runs(board):
         board.request({"op": "place", "piece": lift["piece"], "at": "0"})
         lift = board.request({"op": "lift", "at": "green:s1"})
         board.request({"op": "place", "piece": lift["piece"], "at": "32"})
-        until = time.time() + 5
-        while con.send({"op": "status"})["phase"] != "await_card" and time.time() < until:
-            time.sleep(0.2)
+        until(lambda: con.send({"op": "status"})["phase"] == "await_card", "the first turn", 20)
         for cmd in ({"op": "sensors"}, {"op": "calibrate", "step": "empty"}):
             ans = con.send(cmd)
             assert (ans["ok"], ans["error"]) == (False, "not_now"), ans
@@ -384,12 +391,14 @@ def _a_game_seen_by_monitor_and_export(board, link, tmp_path):
     mon = subprocess.Popen([AGENTBOARD, "monitor", "--json", "--port", board.url, "--polls",
                             "10", "--every", "0.5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, cwd=ROOT)
+    said = Output(mon.stdout)
     try:
-        time.sleep(1.5)
+        said.wait_for("\n")  # its first line, the board's public view: it is watching
         t.card(CARDS.names[k])
         t.do_move(mv)
         t.wait(400)
-        out, err = mon.communicate(timeout=60)
+        mon.wait(timeout=60)
+        out, err = said.text(), mon.stderr.read()
     finally:
         mon.kill()
     link.attach()

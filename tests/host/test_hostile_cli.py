@@ -12,6 +12,7 @@ import time
 import pytest
 
 from conftest import ROOT
+from polls import until, waiting
 from test_cli import esp_image, write_record
 
 AGENTBOARD = os.path.join(ROOT, ".venv", "bin", "agentboard")
@@ -390,7 +391,7 @@ def interrupt(args, wait_for, env=None):
         if not ch:
             break
         seen += ch
-    time.sleep(0.2)
+    until(lambda: waiting(proc.pid), "the command waiting after %r" % wait_for)
     started = descendants(proc.pid)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)

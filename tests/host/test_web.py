@@ -14,12 +14,15 @@ import time
 import pytest
 
 from host_tools.web import replay_view
+from polls import until, answered
 from host_tools.web.server import serve
 from host_tools.games.track.twin import TrackTwin
 from shared_rules import layout
 
 PIECE_NAME = re.compile(r"\b(red|blue|green|yellow)-[1-4]\b")
 VIEWPORT = {"width": 1280, "height": 720}  # the page must fit it without scrolling
+PAST_THE_PASS_MS = 2600  # board time: longer than the pass gesture (back held 2 s)
+CARD_GONE_MS = 700  # board time: a card off the reader and the board's reader turns past it
 LAY = layout.load()
 
 
@@ -63,16 +66,6 @@ def fresh(browser):
     yield make
     for s in made:
         s.close()
-
-
-def until(cond, what, seconds=8.0):
-    end = time.time() + seconds
-    while time.time() < end:
-        got = cond()
-        if got:
-            return got
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting for " + what)
 
 
 def status(page):
@@ -129,6 +122,35 @@ def page_hands(page):
     return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#hands .hand')]
         .map(d => [d.dataset.seat, [...d.querySelectorAll('button')]
         .map(b => [b.dataset.card, b.dataset.state, !b.disabled])]))""")
+
+
+def board_ms(twin, ms, what):
+    """Waits until the twin's board clock has run ms on (under load it runs behind the
+    wall's: a wall-clock sleep could be too short)."""
+    t0 = twin.clock_ms
+    until(lambda: twin.clock_ms - t0 >= ms, what)
+
+
+def card_gone(twin):
+    """The tapped card off the reader, and the board's reader has seen it go."""
+    until(lambda: twin.on_reader is None, "the card lifted off the reader")
+    board_ms(twin, CARD_GONE_MS, "the board's reader to see the card gone")
+
+
+def pumping(page):
+    """A pause that lets Playwright run the page's event handlers and routes meanwhile (a
+    plain sleep holds them, and a routed request with them)."""
+    return lambda seconds: page.wait_for_timeout(seconds * 1000)
+
+
+def hand_shown(page, twin, seat):
+    """The page shows the very cards the seat holds (a stacked deck: other cards than the last
+    poll showed)."""
+    def ids():
+        return sorted(page.evaluate("""seat => [...document.querySelectorAll(
+            '#hands .hand[data-seat="' + seat + '"] button')].map(b => b.dataset.id)""", seat))
+    until(lambda: ids() == sorted(str(c["id"]) for c in twin.state()["hands"][seat]),
+          "the page to show %s's hand" % seat)
 
 
 def hands_equal_the_board(page, twin):
@@ -208,7 +230,8 @@ def finish_turn(page, twin, n, next_seat):
     """The move accepted, its effects carried out, the next seat to move; the page showing
     the firmware's LEDs and the pieces where they are, and hands as the board counts them."""
     wait_event(twin, "move", n)
-    time.sleep(0.3)
+    # the effects come with the move: the page has them all once it lists what the board said
+    until(lambda: page_events(page) == board_events(twin), "the page to list the move")
     carry_out(page, twin, board_since(twin, n))
     until(lambda: status(page) == "await_card" and
           page.get_attribute("#status", "data-to-move") == next_seat, next_seat + "'s turn")
@@ -245,7 +268,8 @@ def test_a_game_played_with_clicks(site, tmp_path):
     # the hole behind it knocks a piece out): stack the deck for it
     twin.stack("red", ["8"])
     twin.stack("green", ["1/11"])
-    time.sleep(0.4)
+    hand_shown(page, twin, "red")
+    hand_shown(page, twin, "green")
 
     n = board_seq(twin)
     page.click('#hands .hand[data-seat="red"] button[data-card="8"]')
@@ -398,6 +422,17 @@ def test_the_page_fits_1280x720_and_nothing_hides_a_number(site):
     assert clashes[0] == LAY.n and clashes[1] == [], clashes
 
 
+def sensor_row(page, sensor, cls):
+    """The sensor panel read afresh: the row of the sensor if the firmware classes it cls (the
+    panel reads once per click; an injected fault is in the world once the page's request for
+    it is answered, and in the firmware's classes a scan later), else None."""
+    page.click("#refresh-sensors")
+    row = page.evaluate("""sensor => [...document.querySelectorAll('#sensors tbody tr')]
+        .map(tr => [...tr.children].map(td => td.textContent)).find(r => r[0] === sensor)""",
+                        sensor)
+    return row if row and row[2] == cls else None
+
+
 def test_sensor_panel_and_fault_injection(site):
     twin, page, traffic, errors = site
     page.click("#sensor-panel summary")
@@ -405,12 +440,9 @@ def test_sensor_panel_and_fault_injection(site):
     page.select_option("#fault-kind", "dead_sensor")
     page.fill("#fault-ms", "3000")
     page.click("#inject")
-    time.sleep(0.5)
-    page.click("#refresh-sensors")
-    until(lambda: len(page.query_selector_all("#sensors tbody tr")) == 96, "96 sensor rows")
-    row = page.evaluate("""() => [...document.querySelectorAll('#sensors tbody tr')]
-        .map(tr => [...tr.children].map(td => td.textContent)).find(r => r[0] === '10')""")
-    assert int(row[1]) < 2000 and row[2] == "fault", row  # a disconnected sensor reads ~0 V
+    row = until(lambda: sensor_row(page, "10", "fault"), "the sensor panel to read 10 dead")
+    assert len(page.query_selector_all("#sensors tbody tr")) == 96
+    assert int(row[1]) < 2000, row  # a disconnected sensor reads ~0 V
     # outside a move the board must equal the game: the line names the faulty sensor
     until(lambda: "the sensor under 10 reads nonsense" in guide(page)[0], "the fault said")
     page.select_option("#fault-kind", "clear")
@@ -468,7 +500,7 @@ def test_new_game_asks_before_ending_the_game(site):
     assert "ends" in page.inner_text("#confirm-new")
     page.click("#new-no")
     assert not page.is_visible("#confirm-new")
-    time.sleep(0.3)
+    answered(twin, "state", 2, "two polls of the page after its answer")
     after = twin.state()
     assert after["view"]["phase"] == before["view"]["phase"] != "setup"
     assert after["hands"] == before["hands"]
@@ -489,14 +521,14 @@ def test_hands_follow_the_board(fresh):
 
     # a card the board refuses (nothing to copy yet): the line says why, the card stays
     twin.stack("red", ["copy", "2"])
-    time.sleep(0.3)
+    hand_shown(page, twin, "red")
     n = board_seq(twin)
     page.click('#hands .hand[data-seat="red"] button[data-card="copy"]')
     reject = wait_event(twin, "reject", n)[0]
     says(page, "Refused: %s. Red: tap another card (or hold back 2 s to pass)."
          % reject["reason"], "refused")
     assert [c for c, _, _ in page_hands(page)["red"]].count("copy") >= 1
-    time.sleep(0.7)  # the card lifted off the reader
+    card_gone(twin)
 
     # the 2: in play; a second tap refused and the 2 still in the hand
     red = twin.state()["hands"]["red"]
@@ -515,7 +547,7 @@ def test_hands_follow_the_board(fresh):
     until(lambda: status(page) == "await_card", "the card to be taken back")
     until(lambda: page.get_attribute('button[data-id="%s"]' % two, "data-state") == "hand",
           "the 2 back in the hand")
-    time.sleep(0.7)
+    card_gone(twin)
 
     # played: 0 -> 2, then undone: the very same card comes back
     red_before = [c["id"] for c in twin.state()["hands"]["red"]]
@@ -540,7 +572,7 @@ def test_hands_follow_the_board(fresh):
     # a few turns: the hands hold what the board counts after each
     for seat, start in (("red", 0), ("green", 32)):
         twin.stack(seat, ["2"])
-        time.sleep(0.3)
+        hand_shown(page, twin, seat)
         n = board_seq(twin)
         page.click('#hands .hand[data-seat="%s"] button[data-card="2"]' % seat)
         until(lambda: status(page) == "await_move", seat + "'s 2 to be taken")
@@ -745,7 +777,7 @@ def test_hostile_requests_get_one_clear_reason_and_change_nothing(fresh, capfd):
     seat = twin.state()["view"]["to_move"]
     for ms in ("x", -5, 0, 2000.5):
         assert act(port, {"op": "press", "button": "back", "ms": ms})[0] == 400
-    time.sleep(2.6)  # longer than the pass gesture
+    board_ms(twin, PAST_THE_PASS_MS, "board time past the pass gesture")
     st = twin.state()
     assert st["view"]["to_move"] == seat and st["view"]["phase"] == "await_card"
     assert not [e for e in st["events"] if e["event"]["event"] == "pass"]
@@ -837,7 +869,8 @@ def test_slow_answers_show_each_event_once(fresh):
         held = twin.act({"op": "lift", "at": colour + ":s1"})["id"]
         assert twin.act({"op": "place", "id": held, "at": start})["ok"]
     until(lambda: status(page) == "await_card", "the first turn", 20)
-    time.sleep(2.0)  # answers asked for before the last one came have all come
+    # answers asked for before the last one came have all come
+    answered(twin, "state", 2, "two more slow answers")
     shown, said = page_events(page), board_events(twin)
     assert kinds(shown) == kinds(said), "the list repeats or misses events"
     assert shown == said
@@ -856,7 +889,8 @@ def test_events_at_or_below_the_last_shown_are_not_listed_again(fresh):
     page.select_option("#players", "2")
     page.click("#new-game")
     until(lambda: status(page) == "setup", "the setup phase")
-    time.sleep(1.0)  # five more polls, each answered with every event
+    answered(twin, "state", 5, "five more polls, each answered with every event",
+             sleep=pumping(page))
     said = board_events(twin)
     assert "new_game" in kinds(said)
     assert kinds(page_events(page)) == kinds(said), "the list repeats events"
@@ -918,7 +952,7 @@ def test_a_page_started_for_dog_royal_offers_dog_royal(fresh):
     until(lambda: menu(page, "#players")[0] == "3", "the menu to show 3 players")
     page.select_option("#game", "dog-royal")
     page.select_option("#players", "2")
-    time.sleep(1.0)
+    answered(twin, "state", 5, "five polls after the choice")
     assert (menu(page, "#game")[0], menu(page, "#players")[0]) == ("dog-royal", "2")
     # the twin's own default is the page's game as well
     assert twin.act({"op": "new_game", "players": 2})["ok"]

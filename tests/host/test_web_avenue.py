@@ -11,7 +11,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 
@@ -24,7 +23,8 @@ from shared_rules.avenue import position, randgame, tables
 from shared_rules.avenue.state import MARKET
 from shared_rules.avenue.tables import NONE
 from shared_rules.rng import Rng
-from test_web import board_events, kinds, page_events, slow_answers
+from test_web import board_events, kinds, page_events, slow_answers, sensor_row
+from polls import until, answered
 from conftest import ROOT
 
 VIEWPORT = {"width": 1280, "height": 720}
@@ -81,16 +81,6 @@ def site(browser):
     yield make
     for s in made:
         s.close()
-
-
-def until(cond, what, seconds=8.0):
-    end = time.time() + seconds
-    while time.time() < end:
-        got = cond()
-        if got:
-            return got
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting for " + what)
 
 
 def fetch(port, path, body=None):
@@ -391,9 +381,7 @@ def test_the_page_draws_the_street_pawns_pads_and_leds_from_the_board_data(site)
     page.select_option("#fault-kind", "dead_sensor")
     page.fill("#fault-ms", "60000")
     page.click("#inject")
-    time.sleep(0.3)
-    page.click("#refresh-sensors")
-    until(lambda: page.query_selector_all("#sensors tbody tr"), "the sensor rows")
+    until(lambda: sensor_row(page, "3", "fault"), "the sensor panel to read 3 dead")
     rows = page.eval_on_selector_all("#sensors tbody tr", "trs => trs.map(tr => "
                                      "[...tr.children].map(td => td.textContent))")
     assert [r[0] for r in rows] == [str(i) for i in range(14)]
@@ -861,7 +849,7 @@ def test_the_mode_menu_shows_the_running_games_mode(site, browser):
     assert page.input_value("#players") == "2"
     page.select_option("#mode", "simple")
     page.select_option("#players", "4")
-    time.sleep(1.0)  # five polls
+    answered(twin, "state", 5, "five polls after the choice")
     assert (page.input_value("#mode"), page.input_value("#players")) == ("simple", "4")
     page = s.open(browser)  # a page opened on the running game
     until(lambda: page.get_attribute("#status", "data-phase") == "setup", "the game on the page")
@@ -873,7 +861,7 @@ def test_the_mode_menu_shows_the_running_games_mode(site, browser):
     page.click("#new-game")
     page.click("#new-yes")
     until(lambda: firmware(twin)["view"]["mode"] == "simple", "the simple game")
-    time.sleep(1.0)
+    answered(twin, "state", 5, "five polls after the game began")
     assert (page.input_value("#mode"), page.input_value("#players")) == ("simple", "3")
     assert not s.errors
 
@@ -887,7 +875,8 @@ def test_slow_answers_show_each_event_once_on_the_avenue_page(site):
     page.select_option("#players", "2")
     page.click("#new-game")
     until(lambda: page.get_attribute("#status", "data-phase") == "play", "the first turn", 20)
-    time.sleep(2.0)  # answers asked for before the last one came have all come
+    # answers asked for before the last one came have all come
+    answered(twin, "state", 2, "two more slow answers")
     shown, said = page_events(page), board_events(twin)
     assert "new_game" in kinds(said)
     assert kinds(shown) == kinds(said), "the list repeats or misses events"

@@ -6,12 +6,12 @@ import json
 import random
 import signal
 import subprocess
-import time
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import ROOT, micropython_cmd
+from polls import until, waiting
 from rulebook import position
 from shared_rules import jsonline
 from shared_rules.protocol import Rules
@@ -366,8 +366,8 @@ def test_ctrl_c_ends_the_server_without_a_traceback(interpreter):
     assert proc.stdin and proc.stdout
     proc.stdin.write((json.dumps(GOOD) + "\n").encode())
     proc.stdin.flush()
-    assert json.loads(proc.stdout.readline()) == GOOD_ANSWER  # it is up and waiting
-    time.sleep(0.05)
+    assert json.loads(proc.stdout.readline()) == GOOD_ANSWER  # it is up
+    until(lambda: waiting(proc.pid), "the server back at its input")
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and b"Traceback" not in err, err
