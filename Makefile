@@ -52,13 +52,9 @@ $(STUBS): $(STAMP)
 	@touch $@
 
 sim: setup
-ifeq ($(GAME),agent-avenue)
-	$(PY) -m host_tools.games.avenue.demo --players $(or $(PLAYERS),2) --seed $(or $(SEED),1) \
-	    --mode $(or $(MODE),advanced)
-else
-	$(PY) -m host_tools.games.track.demo --players $(or $(PLAYERS),4) --seed $(or $(SEED),1) \
-	    --game $(or $(GAME),agent-dog) $(if $(BOARD),--board $(BOARD))
-endif
+	$(VENV)/bin/agentboard sim --demo $(if $(GAME),--game $(GAME)) \
+	    $(if $(PLAYERS),--players $(PLAYERS)) --seed $(or $(SEED),1) \
+	    $(if $(BOARD),--board $(BOARD)) $(if $(MODE),--mode $(MODE))
 
 demo: setup
 	$(PY) -m shared_rules demo $(or $(SEED),1) $(or $(PLAYERS),4)
