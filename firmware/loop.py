@@ -3,13 +3,13 @@
 # before: hal/mfrc522.poll_turn), the buttons and the console, and redraws the LEDs when
 # something changed (and five times a second for blinking). A family of games (firmware/games/)
 # gives its App the hooks below; the loop, the new-game menu's buttons, the console's dispatch
-# and the ops every board has (console_ops.py) are written here once.
+# and the console ops every board has (App's methods named in COMMON_OPS) are written here once.
+import gc
 import time
 
 from firmware.board import Board
-from firmware.store import open_store
+from firmware.store import open_store, LOST
 from firmware.console import Console, StdinLines, stdout_parts, report_boot
-from firmware.console_ops import OPS, err
 from firmware.hal.buttons import PRESS, RELEASE, HOLD
 from firmware.hal.mfrc522 import poll_turn
 
@@ -21,6 +21,14 @@ READY_EVERY = 25  # twice a second the still board lets the game's journal erase
 # while the field comes up)
 BOOT_POLLS = 3
 GAME_OVER = "game_over"  # the phase every referee names a finished game by
+NOT_DURING_A_GAME = ("a game is running: calibrate before a game, or after it (new_game "
+                     "replaces it)")
+# The console ops every board has (docs/board-protocols.md, section 1): App's methods of these
+# names. Command tables are tuples of names, each resolved when a command comes: a dict of
+# (function, flag) pairs would hold its entries in the heap for the board's whole life.
+COMMON_OPS = ("enrol", "calibrate", "sensors", "public", "export")
+# the ops (of every board or of a family) that answer no_game without a game
+NEED_GAME = ("public", "export", "undo")
 # the type checker's view of what a family's App sets and gives (below); never true on a board,
 # where the names are bare annotations that cost nothing
 TYPE_CHECKING = False
@@ -52,15 +60,16 @@ class App:
     The LED view offers render(published, blink_on).
 
     A family's App gives: SOUNDS (event -> buzzer pattern), GAME (the game its boot event
-    names, None when the board plays several), OPS (its own console ops, `new_game` and
-    `status` among them: op -> (function(app, cmd), whether it needs a game), looked up before
-    console_ops.OPS), choices (the new-game menu) and the hooks listed below. `status` is each
-    family's own dict literal: a MicroPython dict's key order follows its table's history, so
-    one answer built from shared parts would change the order of its keys.
+    names, None when the board plays several), OPS (the names of its own console ops,
+    `new_game` and `status` among them: each a method of its App named as the op, taking the
+    command; an op that needs a game is named in NEED_GAME), choices (the new-game menu) and
+    the hooks listed below. `status` is each family's own dict literal: a MicroPython dict's
+    key order follows its table's history, so one answer built from shared parts would change
+    the order of its keys.
     """
     SOUNDS = {}
     GAME = None
-    OPS = {}
+    OPS = ()
     # set by the family's setup, and its hooks (described below)
     ref: "Any"
     view: "Any"
@@ -94,6 +103,9 @@ class App:
         self.unsettled = False
         self.menu = -1  # the new-game menu's choice (an index of self.choices), -1: closed
         self.shown = self.ref.publish()
+        # the setup's garbage (config files read, tables built) collected now, while the
+        # heap holds little else: the game's own objects then start in one unbroken space
+        gc.collect()
 
     def event(self, obj):
         self.console.emit(obj)
@@ -173,13 +185,44 @@ class App:
             self.game_button(ev)
 
     def command(self, cmd):
-        op = cmd["op"]
-        entry = self.OPS.get(op) or OPS.get(op)
-        if entry is None:
+        op = cmd["op"]  # a str (console.py): only a name in a table reaches getattr
+        if op not in self.OPS and op not in COMMON_OPS:
             return err("bad_request", "unknown op %r" % (op,))
-        if entry[1] and self.ref.st is None:
+        if op in NEED_GAME and self.ref.st is None:
             return err("no_game", "no game yet: start one with new_game")
-        return entry[0](self, cmd)
+        return getattr(self, op)(cmd)
+
+    # the console ops every board has (COMMON_OPS), over the referee's contract: enrol a
+    # sticker, calibrate or read the sensors between games, the public view and the game
+    # record of the game going on
+    def enrol(self, cmd):
+        try:
+            self.cardmap.enrol(cmd.get("uid"), cmd.get("card"))
+        except ValueError as e:
+            return err("bad_request", str(e))
+        return {"ok": True, "cards_enrolled": self.cardmap.count()}
+
+    def calibrate(self, cmd):
+        # raw readings of a running game would show where pieces stand as finely as a magnet
+        # differs from another; re-measuring would disturb the game; and in a game's setup the
+        # pieces stand on the board the empty step measures
+        if not self.free():
+            return err("not_now", NOT_DURING_A_GAME)
+        # only for this command: its code stays off the heap
+        from firmware import calibrate as cal
+        if cmd["op"] == "sensors":
+            return ("sensors", cal.sensor_parts(self.board))
+        return cal.command(self.board, cmd)
+
+    sensors = calibrate
+
+    def public(self, cmd):
+        return {"ok": True, "view": self.ref.public_view()}
+
+    def export(self, cmd):
+        if not self.store.whole():
+            return err("not_now", LOST)
+        return ("record", self.ref.export_parts())
 
     def each_scan(self):
         """Once a scan, after the sensors (a hook: a family's referee with a clock per scan)."""
@@ -195,6 +238,9 @@ class App:
     #   back_button(ev)     the back button with the menu closed
     #   menu_shown()        the view the LEDs show while the menu is open
 
+
+def err(kind, reason):
+    return {"ok": False, "error": kind, "reason": reason}
 
 def run(cls, config_dir="config", data_dir=".", max_scans=-1, write=print_line, inp=None,
         write_parts=None):

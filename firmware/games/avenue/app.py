@@ -6,7 +6,7 @@ import gc
 import json
 
 from firmware.loop import App as Loop, BOOT_POLLS, run, print_line
-from firmware.console_ops import err as _err
+from firmware.loop import err as _err
 from firmware.console import deployed_version
 from firmware.cardmap import CardMap
 from firmware.hal.mfrc522 import CARD, REMOVED, TWO_CARDS
@@ -166,9 +166,9 @@ class App(Loop):
         return {"ok": True}
 
 
-    # the console ops only this board has (firmware/console_ops.py: every board's);
-    # op -> (function(app, cmd), whether it needs a game)
-    OPS = {"new_game": (new_game, False), "status": (status, False)}
+    # the console ops only this board has, the methods above (firmware/loop.py COMMON_OPS:
+    # every board's; NEED_GAME: the ops that need a game)
+    OPS = ("new_game", "status")
 
 
 def main(config_dir="config", data_dir=".", max_scans=-1, write=print_line, inp=None,

@@ -5,7 +5,7 @@ import gc
 
 from shared_rules import variant
 from firmware.loop import App as Loop, SCAN_MS, BOOT_POLLS, run, print_line
-from firmware.console_ops import err as _err
+from firmware.loop import err as _err
 from firmware.console import deployed_version
 from firmware.store import LOST
 from firmware.cardmap import CardMap
@@ -188,10 +188,9 @@ class App(Loop):
         return _err("not_now", LOST if not self.store.whole() else
                     "nothing to undo, or a move is under way")
 
-    # the console ops only these boards have (firmware/console_ops.py: every board's);
-    # op -> (function(app, cmd), whether it needs a game)
-    OPS = {"new_game": (new_game, False), "status": (status, False), "debug": (debug, False),
-           "undo": (undo, True)}
+    # the console ops only these boards have, the methods above (firmware/loop.py COMMON_OPS:
+    # every board's; NEED_GAME: the ops that need a game)
+    OPS = ("new_game", "status", "debug", "undo")
 
 
 def main(config_dir="config", data_dir=".", max_scans=-1, write=print_line, inp=None,
