@@ -14,7 +14,7 @@ from firmware.hal.buttons import PRESS, HOLD
 from firmware.games.track.places import Places
 from firmware.games.track.referee import Referee, TRANSIT_MS
 from firmware.games.track.view import View
-from firmware.games.track.shown import Shown
+from firmware.games.track.move_lights import Shown
 
 DEFAULT_LAYOUT = "agent-dog-4"  # a board whose config names no layout is the Agent DOG board
 NEW_GAME_FIELDS = ("op", "game", "players", "seats", "dealer")

@@ -7,7 +7,7 @@
 # which legal move the players made (games/track/judge.py), directs the effects, and keeps the game
 # on flash before it acknowledges a move. What differs between the games comes from the rules
 # core's variant (its cards, whether its pieces are ranked); what the LEDs show is published as
-# a small model (firmware/games/track/shown.py) the view draws from.
+# a small model (firmware/games/track/move_lights.py Shown) the view draws from.
 #
 # Everything it emits (events, the public view) is built from public information: the colour
 # under an undercover piece appears only once the rules reveal it (a knock-out, a reveal).
@@ -19,7 +19,7 @@ from shared_rules.errors import BadInput
 from shared_rules.state import new_game
 from firmware.games.track import judge as judge_mod
 from firmware.games.track.places import NO_BAND
-from firmware.games.track.shown import Shown
+from firmware.games.track.move_lights import Shown
 from firmware.store import FORMAT, Offsets, record_parts
 from firmware.hal.scanner import EMPTY, FAULT
 from shared_rules.ranks import RANKS

@@ -1,6 +1,6 @@
-# What the LEDs show: the model the referee publishes (games/track/shown.py: the lights of the card
-# in play, the squares still to change, the seat to move), from public information only, never
-# from who hides under an undercover piece. The colours are the table in firmware/README.md.
+# What the LEDs show: the model the referee publishes (games/track/move_lights.Shown: the
+# lights of the card in play, the squares still to change, the seat to move), from public
+# information only, never from who hides under an undercover piece. The colours are the table in firmware/README.md.
 #
 # A redraw builds a frame of colour codes (one byte per LED) and hands only the LEDs whose code
 # changed to the strip (hal/leds.Frame).
@@ -44,7 +44,7 @@ class View(Frame):
         self.seat_led = bytearray([led_names.index("seat:" + c) for c in lay.colours])
 
     def render(self, sh, blink_on):
-        """Draws the referee's published model sh (firmware/games/track/shown.py)."""
+        """Draws the referee's published model sh (firmware/games/track/move_lights.py Shown)."""
         f = self.frame
         f[:] = self.blank
         los = self.led_of_sensor
