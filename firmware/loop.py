@@ -4,8 +4,13 @@
 # something changed (and five times a second for blinking). A family of games (firmware/games/)
 # gives its App the hooks below; the loop, the new-game menu's buttons, the console's dispatch
 # and the console ops every board has (App's methods named in COMMON_OPS) are written here once.
-import gc
 import time
+
+try:
+    from micropython import const
+except ImportError:  # CPython (the simulator): the names stay plain module constants
+    def const(__expr):  # positional only (the __ prefix), as micropython.const is
+        return __expr
 
 from firmware.board import Board
 from firmware.store import open_store, LOST
@@ -14,15 +19,15 @@ from firmware.hal.buttons import PRESS, RELEASE, HOLD
 from firmware.hal.mfrc522 import poll_turn
 
 SCAN_MS = 20
-NFC_EVERY = 5
-BLINK_EVERY = 10
-READY_EVERY = 25  # twice a second the still board lets the game's journal erase ahead
+# the loop's own numbers are const(): on a board they are no names in the module's dict (each
+# name there costs heap, and a dict grows its table in steps)
+_NFC_EVERY = const(5)
+_BLINK_EVERY = const(10)
+_READY_EVERY = const(25)  # twice a second the still board lets the game's journal erase ahead
 # reader polls at power-up that look for a card lying there already (a tag may miss a poll
 # while the field comes up)
 BOOT_POLLS = 3
 GAME_OVER = "game_over"  # the phase every referee names a finished game by
-NOT_DURING_A_GAME = ("a game is running: calibrate before a game, or after it (new_game "
-                     "replaces it)")
 # The console ops every board has (docs/board-protocols.md, section 1): App's methods of these
 # names. Command tables are tuples of names, each resolved when a command comes: a dict of
 # (function, flag) pairs would hold its entries in the heap for the board's whole life.
@@ -103,9 +108,6 @@ class App:
         self.unsettled = False
         self.menu = -1  # the new-game menu's choice (an index of self.choices), -1: closed
         self.shown = self.ref.publish()
-        # the setup's garbage (config files read, tables built) collected now, while the
-        # heap holds little else: the game's own objects then start in one unbroken space
-        gc.collect()
 
     def event(self, obj):
         self.console.emit(obj)
@@ -140,10 +142,10 @@ class App:
             self.unsettled = False
             self.ref.decide()  # the board has been still for a scan
             self.dirty = True
-        elif n % READY_EVERY == 0:
+        elif n % _READY_EVERY == 0:
             self.store.ready()  # so that no save waits for a sector erase
         self.each_scan()
-        j = poll_turn(b.readers, n % NFC_EVERY)
+        j = poll_turn(b.readers, n % _NFC_EVERY)
         if j >= 0:
             self.card_event(j, b.readers[j].event)
         now = time.ticks_ms()
@@ -159,10 +161,10 @@ class App:
             self.back_button(ev)
         self.console.poll(self.on_command)
         b.buzzer.tick(SCAN_MS)
-        if self.dirty or n % BLINK_EVERY == 0:
+        if self.dirty or n % _BLINK_EVERY == 0:
             if self.dirty or self.LIVE_VIEW:
                 self.shown = self.menu_shown() if self.menu >= 0 else self.ref.publish()
-            self.view.render(self.shown, (n // BLINK_EVERY) % 2 == 0)
+            self.view.render(self.shown, (n // _BLINK_EVERY) % 2 == 0)
             self.dirty = False
 
     def confirm_button(self, ev):
@@ -207,7 +209,8 @@ class App:
         # differs from another; re-measuring would disturb the game; and in a game's setup the
         # pieces stand on the board the empty step measures
         if not self.free():
-            return err("not_now", NOT_DURING_A_GAME)
+            return err("not_now", "a game is running: calibrate before a game, or after it "
+                       "(new_game replaces it)")
         # only for this command: its code stays off the heap
         from firmware import calibrate as cal
         if cmd["op"] == "sensors":
