@@ -19,7 +19,7 @@ HOST_ONLY_SKIP = ("host_tools",)
 # the C function mp_window.py runs the simulated hardware in: callgrind does not count inside it
 OUTSIDE_FN = "map_iternext"
 # the unix port runs inside a CPython process (micropython_run): its string hashes, random per
-# process, moved a count by up to a few hundred thousand instructions from run to run
+# process, moved a count by tens of thousands of instructions from run to run, at times more
 HASH_SEED = "0"
 
 
