@@ -11,6 +11,7 @@ import sys
 sys.path.insert(0, "host_tools/sim/device")
 sys.path.insert(1, ".")
 import json
+import os
 import mp_window
 from host_tools.sim.avenue_world import AvenueWorld
 mp_window.exclude_hardware()  # before the firmware binds a name of the stand-ins
@@ -25,11 +26,8 @@ down = [u for u, k in w.deck if k == "mole"][0]
 with open("cards.json", "w") as f:
     f.write(json.dumps([up, "enforcer"]) + "\n")
     f.write(json.dumps([down, "mole"]) + "\n")
-try:
-    import os
-    os.remove("game.log")
-except OSError:
-    pass
+open("game.log", "w").close()  # a fresh flash, the same way whatever an earlier run left
+os.remove("game.log")
 events = []
 
 

@@ -149,5 +149,5 @@ def test_one_decision_counts_the_same_however_often_it_is_repeated(sim_tree):
     assert 500000 < average < 2000000, average
     # (what remains between them is the interpreter's lookup of the strings a decision builds
     # among the interned names, found sooner or later: the first repeat's differ from the
-    # later ones', by up to about a sixth of a decision)
+    # later ones', by up to about a fifth of a decision)
     assert abs(one - average) < 0.25 * average, (one, average)
