@@ -1,7 +1,7 @@
 # Runs on MicroPython, imported by the bench's scripts that count the firmware while it runs on
-# the simulated board (mp_latency.py): what callgrind counts of such a run is the firmware's
-# work, not the simulator's that shares its process (docs/measuring.md, "The firmware on the
-# simulated board").
+# the simulated board (mp_latency.py, mp_avenue_board_latency.py): what callgrind counts of
+# such a run is the firmware's work, not the simulator's that shares its process
+# (docs/measuring.md, "The firmware on the simulated board").
 #
 # - The simulated hardware: every function and method of the stand-ins for `machine`,
 #   `neopixel`, `time` and `esp32` (host_tools/sim/device) is wrapped so that its body, and the
