@@ -9,8 +9,8 @@ import pickle
 from shared_rules import variant
 
 # file -> its group: the files that share the Agent Avenue game of seed 19 (advanced, 1 / 2)
-GROUPS = {"tests/firmware/test_avenue_board_games.py": "avenue-19",
-          "tests/host/test_avenue_board_record.py": "avenue-19"}
+GROUPS = {"tests/firmware/games/avenue/test_avenue_board_games.py": "avenue-19",
+          "tests/host/games/avenue/test_avenue_board_record.py": "avenue-19"}
 _avenue = {}
 
 
@@ -57,8 +57,8 @@ def avenue(seed, mode, seats):
 # every game, which read the games the others played from `across`) as a unit of their own.
 # The others here play a game per case and share nothing but session fixtures: one worker
 # playing them one after the other made the longest chains of the run.
-SPREAD = ("tests/firmware/test_dog_board_games.py", "tests/host/test_outside_checks.py",
-          "tests/firmware/test_dog_board_putright.py", "tests/firmware/test_power.py")
+SPREAD = ("tests/firmware/games/track/test_dog_board_games.py", "tests/host/test_outside_checks.py",
+          "tests/firmware/games/track/test_dog_board_putright.py", "tests/firmware/test_power.py")
 
 
 # the files that read a variant's generated circuits (tests/hardware/circuits.py builds them

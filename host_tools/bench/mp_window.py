@@ -10,7 +10,7 @@
 #   from (py/objmap.c's map_iternext, common.OUTSIDE_FN), on which callgrind toggles
 #   collection: off on entering it, on again on leaving. The firmware's call up to the wrapper
 #   is counted, as its call into a native driver would be on the ESP32. No firmware, rules or
-#   simulator code calls map() (tests/host/test_bench_window.py), so nothing else toggles.
+#   simulator code calls map() (tests/host/bench/test_bench_window.py), so nothing else toggles.
 # - The collector: counted() runs the repeated work after a collection with the automatic
 #   collector off, so what it allocates can be reported; the memory manager's own work is
 #   taken off the count from callgrind's profile (host_tools/bench/callgrind.py). The bench's

@@ -306,7 +306,7 @@ def test_the_words_do_not_depend_on_who_is_undercover():
     """Positions of whole games and the same boards with the colours under the undercover
     pieces permuted: the words of every console line the referee writes while players tap
     cards, lift pieces, swap and take back, up to the line the rules reveal a colour in, are
-    the same (tests/firmware/test_secrecy.py runs the referee)."""
+    the same (tests/firmware/games/track/test_secrecy.py runs the referee)."""
     from shared_rules.rng import Rng
     from test_secrecy import outputs, permuted, positions_of_whole_games, scripts_for, \
         until_revealed

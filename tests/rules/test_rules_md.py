@@ -10,10 +10,20 @@ import re
 from conftest import ROOT
 
 RULES_MD = os.path.join(ROOT, "shared_rules", "RULES.md")
-# the tests RULES.md cites are the rules core's, all in tests/rules/ (it says so): a bare
-# `test_x.py` is there, and so is a `tests/rules/test_x.py`
+# the tests RULES.md cites are the rules core's, all under tests/rules/ (it says so), which
+# mirrors shared_rules/ (Agent Avenue's in tests/rules/avenue/): a bare `test_x.py` is in one
+# of those folders (file names are unique across the tests), and so is a `tests/rules/test_x.py`
 TESTS_DIR = "tests/rules/"
 TESTS = os.path.join(ROOT, *TESTS_DIR.split("/"))
+TEST_FOLDERS = (TESTS, os.path.join(TESTS, "avenue"))
+
+
+def cited_file(name):
+    """Where the rules test file `name` is (None: nowhere)."""
+    for folder in TEST_FOLDERS:
+        if os.path.exists(os.path.join(folder, name)):
+            return os.path.join(folder, name)
+    return None
 CODE_DIRS = [os.path.join(ROOT, "shared_rules"), os.path.join(ROOT, "shared_rules", "avenue")]
 
 ALIAS = re.compile(r"`(test_\w+\.py)`\s+is\s+`([\w-]+)`")
@@ -87,8 +97,8 @@ def test_every_cited_test_exists():
     missing = []
     cache = {}
     for no, path, name in cited:
-        full = os.path.join(TESTS, path)
-        if not os.path.exists(full):
+        full = cited_file(path)
+        if full is None:
             missing.append("line %d: no test file %s" % (no, path))
             continue
         if path not in cache:
@@ -104,7 +114,7 @@ def test_every_cited_test_file_exists():
     for path in set(ALIAS.findall(md)) | set(re.findall(r"`(test_\w+\.py)`", md)):
         if isinstance(path, tuple):
             path = path[0]
-        if not os.path.exists(os.path.join(TESTS, path)):
+        if cited_file(path) is None:
             missing.append(path)
     assert not missing, missing
 
@@ -177,7 +187,7 @@ def test_every_named_file_exists():
         if " " in token or not re.search(r"\.(py|json|md)$", token) or "::" in token:
             continue
         candidates = [os.path.join(ROOT, "shared_rules", token), os.path.join(ROOT, token),
-                      os.path.join(TESTS, token)] + [os.path.join(d, token) for d in CODE_DIRS]
+                      os.path.join(TESTS, token), os.path.join(TESTS, "avenue", token)] + [os.path.join(d, token) for d in CODE_DIRS]
         if not any(glob.glob(c) for c in candidates):
             missing.append(token)
     assert not missing, missing

@@ -4,7 +4,7 @@ with their hands over the control channel (cards on the up, down and tap pads, p
 put down, buttons), and keep their own rules game beside the board's. Nothing here reads the
 board to decide what to do: where a pawn goes comes from the players' own game. The demo
 (host_tools/games/avenue/demo.py) and the board's tests (tests/firmware/test_avenue_board_*.py,
-tests/host/test_avenue_board_record.py) use them."""
+tests/host/games/avenue/test_avenue_board_record.py) use them."""
 import json
 import os
 

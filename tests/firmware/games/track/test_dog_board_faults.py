@@ -1,4 +1,4 @@
-# Faults on the DOG boards, as tests/firmware/test_referee.py and test_power.py play them on
+# Faults on the DOG boards, as tests/firmware/games/track/test_referee.py and test_power.py play them on
 # the Agent DOG board: the real firmware on the MicroPython unix port against the simulated 4- and
 # 6-seat DOG boards, hands acting through the simulator's control channel
 # (docs/board-protocols.md, section 2). Noise on sensors, a piece slid along the track (on the

@@ -320,7 +320,7 @@ def test_a_swap_at_quick_hands():
 
 def test_the_partner_4_segments_slid_at_quick_hands():
     # the card split among pieces (DOG's 1-7 moves one piece: above) is Agent DOG's Partner 4
-    # (tests/firmware/test_referee.py's opening): red 13 -> 15 and teammate green 45 -> 47, each
+    # (tests/firmware/games/track/test_referee.py's opening): red 13 -> 15 and teammate green 45 -> 47, each
     # segment a slide, the second begun 100 ms after the first
     t = Table(seed=3)
     try:

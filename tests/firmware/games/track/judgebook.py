@@ -1,6 +1,6 @@
 # The judge (firmware/judge.py) on sensed arrays: a position written the way the protocol writes
 # it, the board as the sensors read it then, and hands that lift and put pieces one sensor at a
-# time. No pytest here: tests/firmware/test_judge.py runs every scenario on CPython and
+# time. No pytest here: tests/firmware/games/track/test_judge.py runs every scenario on CPython and
 # tests/mp/judge_tests.py the same ones on the MicroPython unix port (no f-strings, no
 # CPython-only modules). Every expected verdict is counted from the rules and the judge's
 # contract (its module comment): the test writes it, never reads it off the judge.
@@ -17,7 +17,7 @@ SENSORS = {"agent-dog": "hardware/sensors.json", "dog": "hardware/variants/dog-4
            "dog-royal": "hardware/variants/dog-4/sensors.json"}
 VERDICTS = {judge.WAIT: "wait", judge.DONE: "done", judge.AMBIGUOUS: "ambiguous",
             judge.ILLEGAL: "illegal", judge.RESTING: "resting", judge.WRONG_RANK: "wrong_rank"}
-_HERE = "tests/firmware/judgebook.py"
+_HERE = "tests/firmware/games/track/judgebook.py"
 _INDEX = {}
 
 
