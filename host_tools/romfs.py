@@ -25,7 +25,10 @@ BLOCK_ERASE = 6  # extmod/vfs.h, MP_BLOCKDEV_IOCTL_BLOCK_ERASE
 # for a ROMFS build without the partition; None for a MicroPython without ROMFS.
 PROBE = """
 def _rom_dev():
-    import vfs
+    try:
+        import vfs
+    except ImportError:
+        return None
     if not hasattr(vfs, 'rom_ioctl'):
         return None
     if vfs.rom_ioctl(1) < 1:
