@@ -97,4 +97,12 @@ try:
 except OSError:
     _main = None
 if _main is not None:
-    exec(_main, {"__name__": "__main__"})
+    try:
+        exec(_main, {"__name__": "__main__"})
+    except SystemExit:
+        # machine.reset() (or sys.exit()) in main.py: the ESP32 port starts again from its
+        # flash, where `-i` would keep this process at its REPL. The process ends, as at the
+        # REPL, and the host starts the device again (device.py); the unix port's os has no
+        # _exit, its shell's parent is this process
+        import os
+        os.system("kill -KILL $PPID")

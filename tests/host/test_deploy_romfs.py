@@ -182,3 +182,42 @@ def test_an_image_too_large_for_the_partition_is_refused_and_nothing_changes(bui
         assert flash_files(dev) == before
     finally:
         dev.close()
+
+
+def test_a_cut_in_the_commit_after_the_image_starts_the_image_whole(build, tmp_path,
+                                                                     monkeypatch):
+    # a loose board; the image is written and checked, its journal is on the board, and the
+    # power goes before the journal is carried out: at the next start main.py (the loose
+    # files' own) finishes the journal, which makes it a ROMFS board, and starts again from
+    # the image, whose code comes before the loose files still on the flash
+    dev = VirtualDevice(seed=7, romfs=True, flash=str(tmp_path / "flash"))
+    try:
+        dp.deploy(dev.url, log=lambda m: None, files=build, romfs=False)
+        new = changed(build, "firmware/games/track/view.mpy", b"\x00" * 64)
+
+
+        def cut():  # the journal is on the board's flash: the power goes before it is run
+            dev.request({"op": "power_cut"})
+            return "pass\n"
+        monkeypatch.setattr(dp, "journal_code", cut)
+        with pytest.raises(dp.LineLost):
+            dp.deploy(dev.url, log=lambda m: None, files=new)
+        monkeypatch.undo()
+        dev.request({"op": "power_on"})  # the first start after the cut ...
+        assert dev.wait_booted(dev.boots + 1)  # ... finishes the journal and starts again
+        assert status(dev)["version"] == version_of(new)
+        where = mpremote(dev, "import sys\nprint(sys.modules['firmware.games.track.view']"
+                              ".__file__)").split()
+        assert where == ["/rom/firmware/games/track/view.mpy"]
+        # the loose files the image replaced are still there (their removal is the second
+        # step, never reached); the next deploy removes them and writes no image again
+        assert "firmware/games/track/view.mpy" in flash_files(dev)
+        logs = []
+        res = dp.deploy(dev.url, log=logs.append, files=new)
+        assert res["copied"] == 0 and res["removed"] == len(
+            [p for p in build if p.split("/")[0] in ("firmware", "shared_rules")])
+        assert not [m for m in logs if m.startswith("wrote image block")]
+        assert not [p for p in owned(flash_files(dev)) if p.startswith("firmware/")]
+        assert status(dev)["version"] == version_of(new)
+    finally:
+        dev.close()
