@@ -221,3 +221,28 @@ def test_a_cut_in_the_commit_after_the_image_starts_the_image_whole(build, tmp_p
         assert status(dev)["version"] == version_of(new)
     finally:
         dev.close()
+
+
+def test_an_image_that_does_not_read_back_is_refused_and_never_mounted(rom_board, build,
+                                                                       monkeypatch):
+    # a board whose flash does not keep one byte of block 5 as written: the hash on the board
+    # finds it before the magic is written, so MicroPython mounts nothing half-good
+    new = changed(build, "firmware/games/track/view.mpy", b"\x01" * 64)
+    write = dp.romfs.write_code
+
+    def damaged(image, block, k):
+        at = 5 * block + 10
+        return write(image[:at] + bytes([image[at] ^ 1]) + image[at + 1:], block, k)
+    monkeypatch.setattr(dp.romfs, "write_code", damaged)
+    logs = []
+    with pytest.raises(dp.DeployError, match="does not read back.*hash differs.*left "
+                                             "unmountable.*deploy again"):
+        dp.deploy(rom_board.url, log=logs.append, files=new)
+    monkeypatch.undo()
+    assert partition(rom_board)[:3] != ROMFS_MAGIC
+    # deploy reset the board: it refused to start half an image and said so
+    assert [m for m in logs if "no application to start" in m]
+    with pytest.raises(dp.AtRepl, match="ROMFS image is missing or not whole"):
+        boot(rom_board)
+    dp.deploy(rom_board.url, log=lambda m: None, files=build)
+    assert status(rom_board)["version"] == version_of(build)
