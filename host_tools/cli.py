@@ -66,7 +66,7 @@ class Parser(argparse.ArgumentParser):
 def cmd_flash(args):
     from host_tools.flash import flash, FlashError
     try:
-        chip = flash(args.firmware, port=args.port, baud=args.baud)
+        chip = flash(args.firmware, port=args.port, baud=args.baud, romfs=args.romfs)
     except FlashError as e:
         return fail(str(e))
     except KeyboardInterrupt:
@@ -88,14 +88,16 @@ def cmd_deploy(args):
             from host_tools.flash import find_port
             port = find_port()
         result = deploy(port, boot_check=not args.no_reset, board=args.board, force=args.force,
+                        romfs=not args.no_romfs,
                         **({"mpy_cross": args.mpy_cross} if args.mpy_cross else {}))
     except (DeployError, FlashError) as e:
         return fail(str(e))
     except KeyboardInterrupt:
         return interrupted("interrupted: the board runs the build it had, or the new one whole "
                            "(a deploy is committed in one step); run deploy again")
-    print("agentboard: deployed build %s in %.1f s (%d files copied, %d removed)" % (
-        result["version"], result["seconds"], result["copied"], result["removed"]))
+    print("agentboard: deployed build %s in %.1f s as %s (%d files copied, %d removed)" % (
+        result["version"], result["seconds"], result["how"], result["copied"],
+        result["removed"]))
     return 0
 
 
@@ -718,6 +720,9 @@ def _board_commands(sub):
     p.add_argument("--firmware", required=True,
                    help="MicroPython .bin (micropython.org/download/ESP32_GENERIC, v1.29)")
     p.add_argument("--baud", type=cliargs.baud, default=460800, help="baud rate for writing")
+    p.add_argument("--romfs", action="store_true", help="also add a 256 KB romfs partition, "
+                   "where deploy puts the compiled firmware as one image (only for a MicroPython "
+                   "built with ROMFS; docs/romfs.md)")
     p.set_defaults(run=cmd_flash)
 
     p = command(sub, "deploy", "install the firmware on a board running MicroPython",
@@ -725,7 +730,9 @@ def _board_commands(sub):
                 "the board's MicroPython (checked first), copies only the files whose hash "
                 "differs on the board, commits them in one step (a cut-off deploy leaves the "
                 "previous build), writes the hardware maps to config/, then resets the board "
-                "and checks that the application starts. A board set up as another variant "
+                "and checks that the application starts. On a MicroPython with ROMFS and a romfs "
+                "partition the compiled firmware goes there as one verified image instead. "
+                "A board set up as another variant "
                 "(its config/variant.json) is refused unless --force. With nothing to copy, "
                 "after a failure or Ctrl-C too, the board is left running its application.")
     p.add_argument("--port", help=PORT_HELP)
@@ -738,6 +745,8 @@ def _board_commands(sub):
                    "(default: agent-dog-4)")
     p.add_argument("--force", action="store_true", help="deploy --board even onto a board "
                    "set up as another variant (one rewired as this one)")
+    p.add_argument("--no-romfs", action="store_true", help="copy loose .mpy files even to a "
+                   "board with a romfs partition (default there: one ROMFS image; docs/romfs.md)")
     p.set_defaults(run=cmd_deploy)
 
     p = command(sub, "devices", "list the ESP32 boards on USB and what each runs",

@@ -20,7 +20,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from host_tools import paths, ports
+from host_tools import paths, ports, romfs
 from shared_rules import games
 
 ROOT = paths.CODE
@@ -106,8 +106,8 @@ def _probe(tops, singles):
     print(json.dumps({'version': list(sys.implementation.version[:3]),
                       'mpy': getattr(sys.implementation, '_mpy', None),
                       'platform': sys.platform, 'pending': pending, 'variant': _variant(),
-                      'files': dict((p, _hash(p)) for p in files)}))
-""" % STAGE
+                      'files': dict((p, _hash(p)) for p in files), 'romfs': _romfs()}))
+""" % STAGE + romfs.PROBE
 
 # Runs on the board: what `agentboard devices` says of it (its MicroPython, the build deploy
 # put on it and its board variant), in one short answer.
@@ -480,14 +480,16 @@ def _staged_name(j):
 
 
 def deploy(port, mpy_cross=None, boot_check=True, log=say, files=None, cache=None,
-           board=DEFAULT_BOARD, force=False):
+           board=DEFAULT_BOARD, force=False, romfs=True):
     """Deploys to the board on `port`; returns a summary dict. Raises DeployError. files:
     a build (path -> bytes) to deploy instead of building this checkout; cache: the folder of
     compiled files (default: cache_dir()); board: the board variant whose maps go to config/
     (boards()); a board set up as another variant is refused unless force. However it ends
     (done, nothing to copy, a failure, Ctrl-C), the board is left running its application:
     reset, and its boot line waited for, or with boot_check False out of the raw REPL as
-    mpremote leaves it."""
+    mpremote leaves it. romfs: on a board whose MicroPython has ROMFS and a romfs partition,
+    the code goes there as one image (docs/romfs.md); False: loose .mpy files everywhere.
+    The summary's "how" says which of the two it did."""
     t0 = time.time()
     if files is None:
         board_config(board)  # an unknown board is said before the board is touched
@@ -497,7 +499,8 @@ def deploy(port, mpy_cross=None, boot_check=True, log=say, files=None, cache=Non
     try:
         try:
             link.start()
-            version, copied, removed = _install(link, cc, cross, files, board, log, force)
+            version, copied, removed, how = _install(link, cc, cross, files, board, log, force,
+                                                     romfs)
         except BaseException as e:
             leave_running(link, boot_check, log, e)
             raise
@@ -507,12 +510,13 @@ def deploy(port, mpy_cross=None, boot_check=True, log=say, files=None, cache=Non
             link.leave_raw_repl()
     finally:
         link.close()
-    return {"version": version, "copied": copied, "removed": removed,
+    return {"version": version, "copied": copied, "removed": removed, "how": how,
             "seconds": time.time() - t0}
 
 
-def _install(link, cc, cross, files, variant_name, log, force=False):
-    """Puts the build on the board at its raw REPL: (version, files copied, files removed)."""
+def _install(link, cc, cross, files, variant_name, log, force=False, use_romfs=True):
+    """Puts the build on the board at its raw REPL: (version, files copied, files removed,
+    how: the ROMFS image or loose .mpy files)."""
     info = probe(link)
     check_versions(info["version"], info["mpy"], *cross)
     log("the board runs MicroPython %s on %s; mpy-cross %s writes .mpy v%d.%d: they match"
@@ -525,14 +529,103 @@ def _install(link, cc, cross, files, variant_name, log, force=False):
     if files is None:
         files = build(compiler=cc, board=variant_name)
     version = json.loads(files["version.json"])["version"]
+    rom = info.get("romfs") if _romfs_path(info.get("romfs"), use_romfs, log) else None
+    how = LOOSE
+    if rom is not None:
+        image = romfs.make_image(romfs.image_files(files))
+        _check_fits(image, rom)
+        files = romfs.fs_files(files)
+        how = "one ROMFS image (%.1f KB of the %d KB romfs partition)" % (
+            len(image) / 1024, rom["size"] >> 10)
     copy, remove = plan(files, info["files"])
     log("build %s: %d files, %.1f KB (%d compiled, %d from the cache); the board differs "
-        "in %d, has %d to remove" % (
+        "in %d, has %d to remove; deploying %s" % (
             version, len(files), sum(len(v) for v in files.values()) / 1024, cc.compiled,
-            cc.hits, len(copy), len(remove)))
-    if not copy and not remove:
+            cc.hits, len(copy), len(remove), how))
+    wrote = rom is not None and rom.get("image") != romfs.sha256(image)
+    if not copy and not remove and not wrote:
         log("the board already has build %s" % version)
-        return version, 0, 0
+        return version, 0, 0, how
+    if wrote:
+        _write_image(link, image, rom["block"], log)
+    if rom is None:
+        _commit(link, files, copy, remove, log)
+    else:
+        # the files that are no longer loose go in a step of their own: a cut before it
+        # leaves a whole build (main.py imports the image's code first), and an old main.py
+        # that finishes the first step at boot still finds the code it started with
+        if copy:
+            _commit(link, files, copy, [], log)
+        if remove:
+            _commit(link, files, [], remove, log)
+    log("committed build %s (%d copied, %d removed) as %s" % (version, len(copy), len(remove),
+                                                             how))
+    return version, len(copy), len(remove), how
+
+
+LOOSE = "loose .mpy files"
+
+
+def _romfs_path(rom, wanted, log):
+    """Whether the code goes in the ROMFS image (the board's romfs answer from PROBE), saying
+    why not when it does not."""
+    if rom is None:
+        log("the board's MicroPython has no ROMFS (vfs.rom_ioctl), as the stock ESP32_GENERIC "
+            "build: deploying %s" % LOOSE)
+        return False
+    if not rom.get("size"):
+        log("the board's MicroPython has ROMFS but no romfs partition (`agentboard flash "
+            "--romfs` adds one): deploying %s" % LOOSE)
+        return False
+    if not wanted:
+        log("--no-romfs: deploying %s, the romfs partition is left as it is" % LOOSE)
+        return False
+    return True
+
+
+def _check_fits(image, rom):
+    if len(image) > rom["size"]:
+        raise DeployError(
+            "the firmware's ROMFS image is %.1f KB but the board's romfs partition holds %d KB: "
+            "nothing was written. Flash the board with `agentboard flash --romfs` (a %d KB "
+            "partition), or deploy with --no-romfs (loose .mpy files)" % (
+                len(image) / 1024, rom["size"] >> 10, _romfs_bytes() >> 10))
+
+
+def _romfs_bytes():
+    from host_tools import partitions
+    return partitions.design()["romfs"]["bytes"]
+
+
+def _write_image(link, image, block, log):
+    """Writes the image into the board's romfs partition, the magic last, and checks it
+    there by hash (romfs.py says why a cut leaves nothing mountable)."""
+    n = romfs.blocks(image, block)
+    log("writing the ROMFS image: %.1f KB in %d blocks of %d bytes" % (
+        len(image) / 1024, n, block))
+    link.run(PROBE + romfs.prepare_code(image, block), "erasing its romfs partition")
+    for k in range(n):
+        link.run(romfs.write_code(image, block, k), "writing its romfs partition")
+        log("wrote image block %d/%d" % (k + 1, n))
+    head = len(romfs.HEADER)
+    if _board_hash(link, head, len(image)) != romfs.sha256(image[head:]):
+        raise DeployError("the ROMFS image does not read back from the board's romfs partition "
+                          "as it was written (hash differs); it was left unmountable, so the "
+                          "board does not start half of it: deploy again, and if it fails the "
+                          "same way the board's flash is failing")
+    link.run(romfs.head_code(image), "completing its ROMFS image")
+    if _board_hash(link, 0, len(image)) != romfs.sha256(image):
+        raise DeployError("the ROMFS image's first bytes do not read back as written: deploy "
+                          "again")
+    log("the ROMFS image is in the romfs partition, checked by its SHA-256")
+
+
+def _board_hash(link, start, n):
+    return link.run(romfs.hash_code(start, n), "checking its ROMFS image").strip().split()[-1]
+
+
+def _commit(link, files, copy, remove, log):
+    """Stages `copy`, then carries out one journal moving them in and removing `remove`."""
     _stage(link, files, copy, log)
     journal = json.dumps({"moves": [[_staged_name(j), p] for j, p in enumerate(copy)],
                           "remove": remove})
@@ -540,8 +633,6 @@ def _install(link, cc, cross, files, variant_name, log, force=False):
         STAGE + "/commit.tmp", journal, STAGE + "/commit.tmp", STAGE + "/commit.json"),
         "writing the journal")
     link.run(journal_code(), "putting the new files in place")
-    log("committed build %s (%d copied, %d removed)" % (version, len(copy), len(remove)))
-    return version, len(copy), len(remove)
 
 
 def built_variant(files, board):

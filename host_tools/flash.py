@@ -28,6 +28,9 @@ ROM_BAUD = 115200  # the ROM loader's rate; esptool connects at it, then changes
 NO_RESET_LINES = "socket://"
 BY_HAND = "hold BOOT, press and release EN, then release BOOT"
 # esptool's words when the flash does not hold what it wrote (cmds.py, write_flash's check)
+# a build with ROMFS names vfs.rom_ioctl among its interned strings (MicroPython keeps every
+# qstr as plain text in the application's read-only data); ESP32_GENERIC 1.29 has none
+ROMFS_MARK = b"rom_ioctl"
 NOT_KEPT = ("MD5 of file does not match data in flash", "the written flash region is empty")
 # the USB bridges of ESP32 boards top out at 2-3 Mbaud (CH340: 2 M, CP2102N: 3 M); below 9600
 # baud writing 1.5 MB would take half an hour
@@ -99,13 +102,19 @@ def chip_name(esp):
     return esp.CHIP_NAME.lower().replace("-", "")
 
 
-def _image_with_game(firmware, target):
-    """(the image's bytes with the game's partition in its table, that partition)."""
+def _image_with_game(firmware, target, romfs=False):
+    """(the image's bytes with agentboard's partitions in its table, those partitions):
+    the game's, and with romfs the ROMFS partition, refused for a build without ROMFS."""
     from host_tools import partitions
     with open(firmware, "rb") as f:
         image = f.read()
+    if romfs and ROMFS_MARK not in image:
+        raise FlashError("%s has no ROMFS (MicroPython's vfs.rom_ioctl is not in it): a romfs "
+                         "partition would be of no use to it; nothing was written. Leave out "
+                         "--romfs, or flash a MicroPython built with MICROPY_VFS_ROM (see "
+                         "docs/romfs.md)" % firmware)
     try:
-        return partitions.with_game(image, offset_for(target))
+        return partitions.with_partitions(image, offset_for(target), romfs)
     except partitions.TableError as e:
         # a table that cannot take the game's partition: not MicroPython's download
         raise FlashError("%s: %s; %s" % (firmware, e, GET_FIRMWARE))
@@ -135,10 +144,11 @@ def can_reset(port):
     return not port.startswith(NO_RESET_LINES)
 
 
-def flash(firmware, port=None, baud=460800, say=print, connect_attempts=7):
-    """Checks everything it can, then erases, writes, verifies and resets. Returns the chip."""
+def flash(firmware, port=None, baud=460800, say=print, connect_attempts=7, romfs=False):
+    """Checks everything it can, then erases, writes, verifies and resets. Returns the chip.
+    romfs: add the ROMFS partition for the compiled firmware (a build with ROMFS only)."""
     target = image_chip(firmware)
-    image, game = _image_with_game(firmware, target)
+    image, parts = _image_with_game(firmware, target, romfs)
     if port is None:
         port = find_port()
     reason = ports.problem(port)
@@ -157,7 +167,7 @@ def flash(firmware, port=None, baud=460800, say=print, connect_attempts=7):
             raise FlashError("the board is an %s but %s is built for %s: nothing was written; %s"
                              % (found, firmware, target, GET_FIRMWARE if found == CHIP else
                                 "the referee runs on an ESP32 board (hardware/README.md)"))
-        _write(esp, port, baud, (firmware, image, game), say)
+        _write(esp, port, baud, (firmware, image, parts), say)
         return found
     finally:
         try:
@@ -172,24 +182,24 @@ def _write(esp, port, baud, what, say):
     import serial
     from esptool.cmds import erase_flash, write_flash
     from esptool.util import FatalError
-    firmware, image, game = what
+    firmware, image, parts = what
     try:
-        esp = _prepare(esp, baud, game)
+        esp = _prepare(esp, baud, parts)
         say("agentboard: erasing the flash")
         erase_flash(esp)
         at = offset_for(chip_name(esp))
-        say("agentboard: writing %s at 0x%x, its partition table with %s for the game's "
-            "journal (verified by checksum)" % (firmware, at, game))
+        say("agentboard: writing %s at 0x%x, its partition table with %s (verified by "
+            "checksum)" % (firmware, at, ", ".join(_purpose(p) for p in parts)))
         write_flash(esp, [(at, image)])
         _reset(esp, port, say)
     except (FatalError, serial.SerialException, OSError) as e:
         raise FlashError(_stopped(str(e).split("\n")[0], port))
 
 
-def _prepare(esp, baud, game):
+def _prepare(esp, baud, parts):
     """esptool's flasher stub running at `baud`, the flash attached as esptool's write-flash
     attaches it (which also resets the flash chip), and its size checked: FlashError, with
-    nothing written, if the game does not fit."""
+    nothing written, if agentboard's partitions do not fit."""
     from esptool.cmds import attach_flash, detect_flash_size
     from esptool.util import flash_size_bytes
     from host_tools import partitions
@@ -199,10 +209,15 @@ def _prepare(esp, baud, game):
     attach_flash(esp)
     size = detect_flash_size(esp)
     if size:
-        reason = partitions.room_problem(game, flash_size_bytes(size))
+        reason = partitions.room_problem(parts, flash_size_bytes(size))
         if reason:
             raise FlashError(reason + ": nothing was written")
     return esp
+
+
+def _purpose(part):
+    return "%r for %s" % (part, "the compiled firmware (ROMFS)" if part.label == "romfs"
+                          else "the game's journal")
 
 
 def _reset(esp, port, say):

@@ -76,41 +76,78 @@ def encode(parts, length):
     return out + bytes([ERASED]) * (length - len(out))
 
 
-def with_game(image, image_at):
-    """(the merged image with the game partition in its table, the game partition), the
-    image unchanged where its table already has it where flash.json puts it; TableError when
-    the table has no room for it there. image_at: where the image is written (the chip's
-    bootloader offset)."""
+def _design_partition(p):
+    return Partition(p["label"], p["type"], p["subtype"], p["offset"], p["bytes"])
+
+
+def wanted(romfs=False):
+    """The partitions agentboard adds to MicroPython's table (hardware/design/flash.json): the
+    game's journal, and with romfs the "romfs" partition a build with ROMFS mounts at /rom."""
     d = design()
-    game = [p for p in d["partitions"] if p["label"] != "vfs"][0]
+    out = [_design_partition([p for p in d["partitions"] if p["label"] != "vfs"][0])]
+    if romfs:
+        out.append(_design_partition(d["romfs"]))
+    return out
+
+
+def with_game(image, image_at):
+    """(the merged image with the game partition in its table, the game partition): as
+    with_partitions without ROMFS."""
+    image, parts = with_partitions(image, image_at)
+    return image, parts[0]
+
+
+def with_partitions(image, image_at, romfs=False):
+    """(the merged image with agentboard's partitions in its table, those partitions), the
+    image unchanged where its table already has them where flash.json puts them; TableError
+    when the table has no room for them there. image_at: where the image is written (the
+    chip's bootloader offset). romfs: add the ROMFS partition too (wanted())."""
+    d = design()
     at = d["table"]["offset"] - image_at
     length = d["table"]["bytes"]
     if at < 0 or len(image) < at + length:
         raise TableError("the image is too short to hold a partition table at 0x%x: use the "
                          "merged .bin of the ESP32_GENERIC download" % d["table"]["offset"])
     parts = parse(image[at:at + length])
-    want = Partition(game["label"], game["type"], game["subtype"], game["offset"],
-                     game["bytes"])
-    for p in parts:
-        if p.label == want.label:
-            if (p.offset, p.size) == (want.offset, want.size):
-                return image, p
-            raise TableError("the image's table already has a partition %r (%r), not where "
-                             "agentboard keeps the game" % (p.label, p))
-        if p.offset < want.end() and want.offset < p.end():
-            raise TableError("the image's partition %r overlaps the game partition (0x%x-"
-                             "0x%x): this is not MicroPython's ESP32_GENERIC table"
-                             % (p, want.offset, want.end()))
-    table = encode(parts + [want], length)
+    want = wanted(romfs)
+    missing = [w for w in want if not _already_there(parts, w)]
+    if not missing:
+        return image, want
+    table = encode(parts + missing, length)
     return image[:at] + table + image[at + length:], want
 
 
-def room_problem(game, flash_bytes):
-    """Why a chip with flash_bytes of flash cannot hold the game partition and, after it, the
-    file system MicroPython makes of the rest (at least flash.json's size), or None."""
-    fs = [p for p in design()["partitions"] if p["label"] == "vfs"][0]["bytes"]
-    if game.end() + fs > flash_bytes:
+def _already_there(parts, want):
+    """Whether the table's partitions hold `want` where flash.json puts it; TableError when
+    one of them is in its way."""
+    for p in parts:
+        if p.label == want.label:
+            if (p.offset, p.size) == (want.offset, want.size):
+                return True
+            raise TableError("the image's table already has a partition %r (%r), not where "
+                             "agentboard keeps it" % (p.label, p))
+        if p.offset < want.end() and want.offset < p.end():
+            raise TableError("the image's partition %r overlaps the %s partition (0x%x-"
+                             "0x%x): this is not MicroPython's ESP32_GENERIC table"
+                             % (p, want.label, want.offset, want.end()))
+    return False
+
+
+def room_problem(parts, flash_bytes):
+    """Why a chip with flash_bytes of flash cannot hold agentboard's partitions (wanted())
+    and, after them, the file system MicroPython makes of the rest (at least flash.json's
+    size: smaller with a ROMFS partition, which holds the code the file system held), or
+    None."""
+    if isinstance(parts, Partition):
+        parts = [parts]
+    d = design()
+    fs = [p for p in d["partitions"] if p["label"] == "vfs"][0]["bytes"]
+    if any(p.label == d["romfs"]["label"] for p in parts):
+        fs = d["romfs"]["fs_min_bytes"]
+    end = max(p.end() for p in parts)
+    if end + fs > flash_bytes:
         return ("the board's flash (%d KB) is too small: agentboard needs %d KB (MicroPython, "
-                "the game partition, a %d KB file system)"
-                % (flash_bytes >> 10, (game.end() + fs) >> 10, fs >> 10))
+                "%s, a %d KB file system)"
+                % (flash_bytes >> 10, (end + fs) >> 10,
+                   " and ".join("the %s partition" % p.label for p in parts), fs >> 10))
     return None

@@ -1,5 +1,5 @@
 # The virtual device's power-on, in the MicroPython process (not on the device's flash):
-# `micropython -i boot.py SIM SEED HANDS_PORT [BOARD [CARDS]]`, started in the folder that is
+# `micropython -i boot.py SIM SEED HANDS_PORT [BOARD [CARDS [romfs]]]`, started in the folder that is
 # the device's flash, on a pseudo-terminal that is its serial port. Puts the simulated hardware in front of
 # whatever is deployed there, then boots as an ESP32 does: main.py if there is one, else the
 # REPL (-i). Ctrl-C on the serial port interrupts main.py into the REPL, so mpremote works as
@@ -19,6 +19,8 @@ SEED = int(sys.argv[2])
 HANDS_PORT = int(sys.argv[3])
 BOARD = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None  # default: Agent DOG's
 CARDS = sys.argv[5] if len(sys.argv) > 5 and sys.argv[5] else None
+# "romfs": a MicroPython built with ROMFS (host_tools/virtual/esp32_romfs.py), not the stock one
+ROMFS = len(sys.argv) > 6 and sys.argv[6] == "romfs"
 
 # the simulator's modules from SIM alone, so nothing of the deployed code is imported twice
 _path = sys.path[:]
@@ -26,6 +28,8 @@ sys.path.clear()
 sys.path.append(SIM)
 from host_tools.sim import worlds  # noqa: E402
 from host_tools.sim.control import Control  # noqa: E402
+if ROMFS:
+    from host_tools.virtual import esp32_romfs  # noqa: E402
 # the board's world, built while only the simulator's modules can be imported
 world = worlds.for_board(BOARD, SEED, CARDS)
 for _name in list(sys.modules):
@@ -37,6 +41,8 @@ sys.path.append("")  # the flash (the current folder), as on the board
 for _p in _path:
     if _p not in ("", SIM):  # the script's own folder: the simulator, already imported
         sys.path.append(_p)
+if ROMFS:
+    esp32_romfs.install()  # as MicroPython's start: the image at /rom before main.py runs
 
 
 class Hands(Control):
@@ -91,4 +97,12 @@ try:
 except OSError:
     _main = None
 if _main is not None:
-    exec(_main, {"__name__": "__main__"})
+    try:
+        exec(_main, {"__name__": "__main__"})
+    except SystemExit:
+        # machine.reset() (or sys.exit()) in main.py: the ESP32 port starts again from its
+        # flash, where `-i` would keep this process at its REPL. The process ends, as at the
+        # REPL, and the host starts the device again (device.py); the unix port's os has no
+        # _exit, its shell's parent is this process
+        import os
+        os.system("kill -KILL $PPID")

@@ -34,7 +34,10 @@ SIM_FILES = ("host_tools/__init__.py", "host_tools/sim/__init__.py", "host_tools
              "host_tools/sim/supply.py", "host_tools/sim/magnetics.py",
              "host_tools/sim/analog.py", "host_tools/sim/files.py",
              "shared_rules/__init__.py", "shared_rules/rng.py", "shared_rules/games.py",
-             "shared_rules/_data.py", "shared_rules/errors.py")
+             "shared_rules/_data.py", "shared_rules/errors.py",
+             # a device built with ROMFS (romfs=True): its rom_ioctl over the flash model
+             "host_tools/sim/nor_flash.py", "host_tools/virtual/__init__.py",
+             "host_tools/virtual/esp32_romfs.py")
 SIM_DIRS = ("host_tools/sim/device", "host_tools/sim/data", "hardware", "shared_rules/data")
 
 
@@ -59,6 +62,16 @@ def _sim_tree():
     return dst
 
 
+def _blank_romfs(flash):
+    """The romfs partition `agentboard flash --romfs` adds (hardware/design/flash.json), erased,
+    as the flash model's file; one already there is the board's and is kept."""
+    from host_tools import partitions
+    from host_tools.sim.nor_flash import blank, PARTITION_FILE
+    path = os.path.join(flash, PARTITION_FILE % partitions.design()["romfs"]["label"])
+    if not os.path.exists(path):
+        blank(path, partitions.design()["romfs"]["bytes"])
+
+
 def _controlling_tty():
     # the pty becomes the child's terminal, so Ctrl-C on the line interrupts it as a UART does
     os.setsid()
@@ -66,13 +79,20 @@ def _controlling_tty():
 
 
 class VirtualDevice:
-    def __init__(self, flash=None, seed=1, port=0, heap_kw=None, board=None, cards=None):
+    def __init__(self, flash=None, seed=1, port=0, heap_kw=None, board=None, cards=None,
+                 romfs=False):
         """board: the board variant simulated (hardware/variants/NAME; default the Agent DOG
         board); cards: the deck's card table (default Agent DOG's). Deploy the same board's
         maps to it (`agentboard deploy --board NAME`); a board with rank magnets starts
-        uncalibrated, as a real one does (`agentboard calibrate`)."""
+        uncalibrated, as a real one does (`agentboard calibrate`). romfs: the device runs a
+        MicroPython built with ROMFS (host_tools/virtual/esp32_romfs.py) flashed with
+        `agentboard flash --romfs`: its flash gains the erased romfs partition (kept if the
+        folder has one); "no-partition": the same build flashed without it."""
         self.flash = flash or tempfile.mkdtemp(prefix="agentboard-vflash-")
         os.makedirs(self.flash, exist_ok=True)
+        self.romfs = bool(romfs)
+        if romfs is True:
+            _blank_romfs(self.flash)
         self.seed = seed
         self.heap_kw = heap_kw
         self.board = board
@@ -133,7 +153,7 @@ class VirtualDevice:
                 cmd += ["-X", "heapsize=%dwK" % self.heap_kw]
             cmd += ["-i", os.path.join(self.sim, "boot.py"), self.sim, str(self.seed),
                     str(self.hands_listener.getsockname()[1]), self.board or "",
-                    self.cards or ""]
+                    self.cards or ""] + (["romfs"] if self.romfs else [])
             self.proc = subprocess.Popen(cmd, cwd=self.flash, stdin=slave, stdout=slave,
                                          stderr=slave, preexec_fn=_controlling_tty)
             os.close(slave)

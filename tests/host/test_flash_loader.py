@@ -61,14 +61,19 @@ class Firmware:
     partition table at 0x8000, an application at 0x10000, FF between them as esptool's merge_bin
     pads. Random data, so that compression leaves many 16 KB blocks to send."""
 
-    def __init__(self, path):
+    def __init__(self, path, romfs=False):
+        """romfs: a build with ROMFS, whose application names vfs.rom_ioctl among its strings
+        (MicroPython keeps its qstrs as plain text in the application's read-only data)."""
         rng = random.Random(30)
         self.bootloader = esp_image([(0x3FFF0030, random_bytes(rng, 4728)),
                                      (0x40078000, random_bytes(rng, 14888)),
                                      (0x40080400, random_bytes(rng, 3368))], 0x400805CC)
         self.bootloader_log = ["load:0x3fff0030,len:4728", "load:0x40078000,len:14888",
                                "load:0x40080400,len:3368", "entry 0x400805cc"]
-        self.app = esp_image([(0x3F400020, random_bytes(rng, 60000)),
+        rodata = random_bytes(rng, 60000)
+        if romfs:
+            rodata = rodata[:30000] + b"rom_ioctl\x00" + rodata[30010:]
+        self.app = esp_image([(0x3F400020, rodata),
                               (0x400D0020, random_bytes(rng, 130000)),
                               (0x40080000, random_bytes(rng, 20000))], 0x40081000)
         image = bytearray(ERASED * (APP_AT - BOOTLOADER_AT + len(self.app)))
@@ -80,12 +85,15 @@ class Firmware:
         with open(self.path, "wb") as f:
             f.write(self.image)
 
-    def flashed(self):
+    def flashed(self, romfs=False):
         """The flash as `agentboard flash` must leave it: erased but for the image, whose table
         now lists the partitions hardware/design/flash.json adds (the game's journal, and any
-        other agentboard keeps there), and nothing else."""
+        other agentboard keeps there; with romfs, `flash --romfs`, its romfs partition), and
+        nothing else."""
+        design = partitions.design()
         ours = [(p["label"], p["type"], p["subtype"], p["offset"], p["bytes"])
-                for p in partitions.design()["partitions"] if p["label"] != "vfs"]
+                for p in design["partitions"] + ([design["romfs"]] if romfs else [])
+                if p["label"] != "vfs"]
         flash = bytearray(ERASED * FLASH_BYTES)
         flash[BOOTLOADER_AT:BOOTLOADER_AT + len(self.image)] = self.image
         flash[TABLE_AT:TABLE_AT + TABLE_BYTES] = table_bytes(MICROPYTHON_TABLE + ours)
@@ -191,6 +199,37 @@ def test_the_flash_holds_bootloader_table_and_application_byte_for_byte(firmware
             assert (row.offset, row.size) == (p["offset"], p["bytes"])
     # and nothing else: before the bootloader, the game's journal, the file system: erased
     assert got == firmware.flashed()
+
+
+# MicroPython's partitions-4MiB-romfs.csv calls the partition "romfs", a data partition of
+# subtype 0x8f; agentboard's goes after the game's journal (1 MB at 0x200000), 256 KB
+ROMFS_ROW = ("romfs", 1, 0x8F, 0x300000, 0x40000)
+
+
+def test_flash_romfs_adds_the_romfs_partition_byte_for_byte(tmp_path):
+    firmware = Firmware(tmp_path / "ESP32_ROMFS-synthetic.bin", romfs=True)
+    flash = tmp_path / "flash.bin"
+    with Board(flash) as board:
+        code, out, err = flash_cmd(firmware, board.url, "--romfs")
+        board.stop()
+    assert code == 0 and err == "", err
+    assert "romfs at 0x300000, 0x40000 bytes for the compiled firmware (ROMFS)" in out
+    got = read_flash(flash)
+    assert got[TABLE_AT:TABLE_AT + TABLE_BYTES] == table_bytes(
+        MICROPYTHON_TABLE + [("game", 1, 6, 0x200000, 0x100000), ROMFS_ROW])
+    assert got == firmware.flashed(romfs=True)
+    # the partition is erased: MicroPython mounts nothing there until deploy writes an image
+    assert set(got[0x300000:0x340000]) == {0xFF}
+
+
+def test_flash_romfs_refuses_a_build_without_romfs_and_writes_nothing(firmware, tmp_path):
+    flash = tmp_path / "flash.bin"
+    with Board(flash) as board:
+        code, out, err = flash_cmd(firmware, board.url, "--romfs")
+        events = board.stop()
+    assert code == 1 and err.count("\n") == 1, err
+    assert "has no ROMFS" in err and "nothing was written" in err and "--romfs" in err
+    assert not [e for e in events if e.startswith(("erased", "writing"))]
 
 
 def test_the_flash_went_as_esptool_does_it_by_default(firmware, flashed):

@@ -82,3 +82,38 @@ def test_flash_refuses_a_foreign_image_before_looking_for_the_board(tmp_path):
         ("vfs", 1, 0x81, 0x200000, 0x200000)]))
     with pytest.raises(fl.FlashError, match="overlaps"):
         fl.flash(path, port="/dev/ttyUSB97", say=lambda s: None)
+
+
+# `agentboard flash --romfs` (docs/romfs.md): MicroPython's esp32 port mounts the data
+# partition labelled "romfs" at /rom (its partitions-4MiB-romfs.csv: subtype 0x8f); agentboard
+# puts a 256 KB one right after the game's journal, where the file system began
+ROMFS = ("romfs", 1, 0x8F, 0x300000, 0x40000)
+
+
+def test_the_romfs_partition_follows_the_game_and_leaves_768_kb_of_file_system(tmp_path):
+    old = image(tmp_path)
+    new, parts = partitions.with_partitions(old, ESP32_BOOTLOADER_AT, romfs=True)
+    at = TABLE_AT - ESP32_BOOTLOADER_AT
+    assert new[at:at + TABLE_BYTES] == table_bytes(MICROPYTHON_TABLE + [GAME, ROMFS])
+    assert new[:at] == old[:at] and new[at + TABLE_BYTES:] == old[at + TABLE_BYTES:]
+    assert [(p.label, p.offset, p.size) for p in parts] == [GAME[:1] + GAME[3:],
+                                                             ROMFS[:1] + ROMFS[3:]]
+    # 4 MB: 0x340000-0x400000 (768 KB) is left to the file system, which no longer holds
+    # the code; 8 and 16 MB modules keep several MB
+    for mb in (4, 8, 16):
+        assert partitions.room_problem(parts, mb << 20) is None
+    why = partitions.room_problem(parts, 2 << 20)
+    assert "2048 KB" in why and "romfs partition" in why and "768 KB file system" in why
+    # flashing again changes nothing; a table flashed without it gains it
+    assert partitions.with_partitions(new, ESP32_BOOTLOADER_AT, romfs=True)[0] == new
+    plain = partitions.with_game(old, ESP32_BOOTLOADER_AT)[0]
+    assert partitions.with_partitions(plain, ESP32_BOOTLOADER_AT, romfs=True)[0] == new
+
+
+def test_a_romfs_partition_elsewhere_is_refused(tmp_path):
+    # MicroPython's own ROMFS table: 128 KB at 0x1E0000, the application shortened to make room
+    romfs_table = [("nvs", 1, 2, 0x9000, 0x6000), ("phy_init", 1, 1, 0xF000, 0x1000),
+                   ("factory", 0, 0, 0x10000, 0x1D0000), ("romfs", 1, 0x8F, 0x1E0000, 0x20000)]
+    with pytest.raises(partitions.TableError, match="already has a partition 'romfs'"):
+        partitions.with_partitions(image(tmp_path, table_bytes(romfs_table)),
+                                   ESP32_BOOTLOADER_AT, romfs=True)
