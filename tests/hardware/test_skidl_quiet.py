@@ -24,6 +24,12 @@ def test_the_lean_trace_is_skidls_own_answer():
     assert lean[-1][0] == __file__ and len([f for f, _ in lean if f == __file__]) == 5
 
 
+def test_the_lean_script_info_is_skidls_own_answer():
+    assert scriptinfo.scriptinfo is skidl_quiet.lean_scriptinfo
+    assert skidl_quiet.lean_scriptinfo() == skidl_quiet.skidl_scriptinfo()
+    assert Circuit().script_dir == skidl_quiet.skidl_scriptinfo()["dir"]
+
+
 def test_skidl_records_the_lean_trace_at_each_part_and_net():
     for module in (skidl.circuit, skidl.node, skidl.logger):
         assert module.get_skidl_trace is skidl_quiet.lean_trace, module.__name__
