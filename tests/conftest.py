@@ -103,7 +103,8 @@ def pytest_collection_modifyitems(config, items):
 def pytest_xdist_make_scheduler(config, log):
     """`--dist loadfile` (make test), but the files that share a whole game (played.GROUPS)
     go to one worker as one unit, so it is played once there, and a file of many games
-    spreads them over the workers, a game a unit (played.SPREAD). (xdist's own `loadgroup`
+    spreads them over the workers, a game a unit (played.SPREAD); the longest units first
+    (played.weights). (xdist's own `loadgroup`
     cannot group files with this pytest: it marks the tests' node ids through an attribute
     pytest 9 no longer reads.)"""
     if config.getoption("dist") != "loadfile":
@@ -112,8 +113,19 @@ def pytest_xdist_make_scheduler(config, log):
     import played
 
     class SharedGames(LoadFileScheduling):
+        weights = None
+
         def _split_scope(self, nodeid):
             return played.unit(nodeid)
+
+        def _assign_work_unit(self, node):
+            # the longest unit left goes first (played.weights): xdist hands the units out in
+            # order of their number of tests, which sent the whole games, a few tests each,
+            # last, and the run waited on one worker playing them at its end
+            if self.weights is None:
+                self.weights = played.weights(list(self.workqueue))
+            self.workqueue.move_to_end(played.longest(self.workqueue, self.weights), last=False)
+            LoadFileScheduling._assign_work_unit(self, node)
     return SharedGames(config, log)
 
 

@@ -4,6 +4,8 @@
 # worker has its own run, so the files that share a game are listed in GROUPS: make test's
 # scheduler (conftest.py) sends them to one worker as one unit, and the game is played once.
 
+import json
+import os
 import pickle
 
 from shared_rules import variant
@@ -77,7 +79,6 @@ _variant_names = []
 def _variants():
     """The board variants' names (hardware/variants/*), read once."""
     if not _variant_names:
-        import os
         from hardware.design import data
         _variant_names.extend(os.path.basename(f) for f in data.variant_folders())
     return _variant_names
@@ -97,6 +98,39 @@ def unit(nodeid):
     return GROUPS.get(path, path)
 
 
+# the CPU seconds each file's tests took in one measured run (its units share them evenly):
+# the scheduler hands out the longest units first, so no worker starts a long one at the end
+UNIT_CPU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "unit_cpu.json")
+
+
+def _unit_file(scope):
+    """The file (or group, or "circuits") a unit of work belongs to."""
+    return scope.split("[", 1)[0]
+
+
+def measured():
+    """file (or group, or "circuits") -> its CPU seconds in the measured run (UNIT_CPU)."""
+    with open(UNIT_CPU, encoding="utf-8") as f:
+        return json.load(f)["cpu_s"]
+
+
+def weights(scopes, cpu=None):
+    """scope -> its estimated CPU seconds, for the units of work scopes (unit()): its file's
+    measured seconds (cpu, default measured()) shared evenly among the file's units; a unit of
+    a file not measured weighs 0."""
+    cpu = measured() if cpu is None else cpu
+    shares = {}
+    for scope in scopes:
+        shares[_unit_file(scope)] = shares.get(_unit_file(scope), 0) + 1
+    return dict((scope, cpu.get(_unit_file(scope), 0.0) / shares[_unit_file(scope)])
+                for scope in scopes)
+
+
+def longest(scopes, weights):
+    """The unit to hand out next: the heaviest, the first of equals (the scopes' own order)."""
+    return max(scopes, key=lambda scope: weights.get(scope, 0.0))
+
+
 _across = {}
 
 
@@ -105,7 +139,6 @@ def across(tmp_path_factory, key, make):
     while the others asking wait (a lock file), then all read the pickled value from the
     run's shared temporary folder."""
     import fcntl
-    import os
     if key in _across:
         return _across[key]
     root = tmp_path_factory.getbasetemp()

@@ -26,6 +26,54 @@ finally:
     os.chdir(_cwd)
     shutil.rmtree(_scratch, ignore_errors=True)
 
+SKIDL_DIR = os.path.dirname(os.path.abspath(skidl.__file__))
+
+
+def lean_trace():
+    """What skidl.scriptinfo.get_skidl_trace answers (the (file, line) of every caller outside
+    SKiDL, the outermost first), without its inspect.stack(): that reads every frame's source
+    file for a line of context the trace then drops, and SKiDL asks for it at every part, net and
+    connection it adds: four fifths of a whole `build` went there."""
+    frame = sys._getframe(1)
+    trace = []
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(SKIDL_DIR):
+            trace.append((os.path.abspath(filename), str(frame.f_lineno)))
+        frame = frame.f_back
+    trace.reverse()
+    return trace
+
+
+from skidl import scriptinfo as _scriptinfo  # noqa: E402
+
+skidl_scriptinfo = _scriptinfo.scriptinfo
+
+
+def lean_scriptinfo():
+    """What skidl.scriptinfo.scriptinfo answers (the top-level script: the outermost caller
+    neither built in nor installed), from the frames alone: SKiDL asks it at every Circuit()
+    and netlist, and its inspect.stack() reads every frame's source file."""
+    import __main__
+    if not hasattr(__main__, "__file__") or getattr(sys, "frozen", False):
+        return skidl_scriptinfo()
+    top = "skidl"
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith("<") and not filename.upper().startswith(
+                sys.exec_prefix.upper()):
+            top = filename
+        frame = frame.f_back
+    folder, name = os.path.split(top)
+    return {"name": name, "source": name, "dir": folder or os.getcwd()}
+
+
+# the modules that imported SKiDL's trace by name (from .scriptinfo import get_skidl_trace)
+for _module in ("skidl.circuit", "skidl.node", "skidl.logger"):
+    setattr(sys.modules[_module], "get_skidl_trace", lean_trace)
+_scriptinfo.scriptinfo = lean_scriptinfo  # get_script_dir and get_script_name call it by name
+
 for _logger in (rt_logger, erc_logger):
     for _h in _logger.handlers:
         if type(_h) is logging.StreamHandler:

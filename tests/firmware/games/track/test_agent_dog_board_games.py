@@ -7,7 +7,10 @@ from host_tools.games.track.players import Table, Players
 
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]  # whole games
 
-GAMES = [(2, 1), (3, 2), (4, 1)]
+# (players, seed): seeds chosen only so that the games stay short, never to hide a failure (any
+# seed must pass): the shortest of seeds 1-40 whose games together still play every card and
+# every effect asked for below (296 turns in all; 561 with the seeds before)
+GAMES = [(2, 10), (3, 26), (4, 21)]
 
 
 def play(players, seed):

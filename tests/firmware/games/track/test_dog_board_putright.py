@@ -82,8 +82,11 @@ def bumped_piece(table, src, to):
     return None
 
 
+# seeds chosen only so that each kind comes twice soon, never to hide a failure (any seed must
+# pass): the first of seeds 1-40 by turns to that, with the rules core playing the same players'
+# choices (17, 20 and 15 turns; 175, 54 and 26 with the seeds before)
 @pytest.mark.parametrize("board,game,players,seed", [
-    ("dog-4", "dog-royal", 4, 2), ("dog-6", "dog-royal", 6, 3), ("agent-dog-4", "agent-dog", 4, 2)])
+    ("dog-4", "dog-royal", 4, 30), ("dog-6", "dog-royal", 6, 25), ("agent-dog-4", "agent-dog", 4, 34)])
 @pytest.mark.parametrize("hand", ["fumble", "bump"])
 def test_moves_after_a_wrong_placement_put_right_are_taken_whole(board, game, players, seed,
                                                                  hand):
