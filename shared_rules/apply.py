@@ -5,7 +5,7 @@
 #
 # Events are the referee's full knowledge: they name the colours of undercover pieces that were
 # knocked out or revealed. What players may see is decided elsewhere (hints, the view).
-from shared_rules import movegen, split
+from shared_rules import movegen
 from shared_rules.cards import STEPS, SWAP, SPLIT, MAGNET, SWAP_OWN
 from shared_rules.errors import BadInput
 
@@ -157,6 +157,7 @@ def _capture(game, q, at):
 
 
 def _split(st, new, e, colour, mv, events, captured, moved):
+    from shared_rules import split  # (loaded with the first split: movegen.moves says why)
     lay = st.lay
     game = st.game
     total = game.cards.steps[e][0]

@@ -1,5 +1,5 @@
 # Moves in the protocol's JSON form, to and from the compact Move.
-from shared_rules import movegen, split
+from shared_rules import movegen
 from shared_rules.apply import illegal
 from shared_rules.move import Move
 from shared_rules.cards import STEPS, SWAP, SPLIT, MAGNET, SWAP_OWN
@@ -57,6 +57,7 @@ def split_total(st, mv):
 
 def split_path(st, mv):
     # replay the single steps and write consecutive steps of one piece as one segment
+    from shared_rules import split  # (loaded with the first split: movegen.moves says why)
     lay = st.lay
     work = st.copy()
     sp = split.Split(st, st.plays(st.to_move))
@@ -211,6 +212,7 @@ def _split_code(st, e, path):
     # turn [from, to] segments into single steps, checking each with the same rule as the
     # move generator; at the own start space a segment that ends in home turns into home.
     # Returns the packed steps and the position standing after them.
+    from shared_rules import split  # (loaded with the first split: movegen.moves says why)
     lay = st.lay
     total = st.game.cards.steps[e][0]
     work = st.copy()
