@@ -83,3 +83,21 @@ def test_a_whole_game_of_the_rules_core_as_mpy_fits_its_heap(device_tree, game, 
                      RULES_GAME_WK)
     assert rc == 0, out[-2000:]
     assert json.loads(out.strip().splitlines()[-1])["turns"] > 100
+
+
+def test_agent_avenues_tables_refuse_data_a_byte_cannot_hold():
+    # the end reasons' bits and the market cards' counts are kept as bytes: data that does not
+    # fit is refused when the tables load, never cut short (MicroPython's bytearray would keep
+    # the low 8 bits of 256 without a word)
+    from shared_rules import _data
+    from shared_rules.avenue import tables
+    board = _data.load("agent-avenue-board.json")
+    board["end_reasons"] = board["end_reasons"] + ["reason%d" % i for i in range(3)]
+    with pytest.raises(ValueError, match="at most 8 end reasons"):
+        tables.Tables(_data.load("agent-avenue-cards.json"), board)
+    cards = _data.load("agent-avenue-cards.json")
+    car = [c for c in cards["market"] if c["name"] == "getaway_car"][0]
+    car["effect"]["steps"] = 256
+    with pytest.raises(ValueError, match="getaway_car's count 256 does not fit a byte"):
+        tables.Tables(cards, _data.load("agent-avenue-board.json"))
+    assert tables.load().effect_n[tables.load().market_index["getaway_car"]] == 3
