@@ -121,7 +121,7 @@ class Tables:
                 self.effect_agent[i] = self.agent_index[eff["agent"]]
             n = eff.get("steps", eff.get("times", eff.get("n", 0)))
             if not 0 <= n <= 255:
-                raise ValueError("tables: %s's count %r does not fit a byte" % (c["name"], n))
+                raise ValueError("tables: %s's count %d does not fit a byte" % (c["name"], n))
             self.effect_n[i] = n
             if "reason" in eff:
                 self.effect_bit[i] = self.reason_bit(eff["reason"])
