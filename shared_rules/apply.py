@@ -5,7 +5,7 @@
 #
 # Events are the referee's full knowledge: they name the colours of undercover pieces that were
 # knocked out or revealed. What players may see is decided elsewhere (hints, the view).
-from shared_rules import movegen, split
+from shared_rules import movegen
 from shared_rules.cards import STEPS, SWAP, SPLIT, MAGNET, SWAP_OWN
 from shared_rules.errors import BadInput
 
@@ -40,7 +40,8 @@ def apply(st, mv, legal=False):
     colour = st.plays(seat)
     e = movegen.effective(st, mv.card)
     if e < 0:
-        raise illegal("copy: no card has been played yet this round, so there is nothing to copy")
+        from shared_rules.explain import NOTHING_TO_COPY
+        raise illegal(NOTHING_TO_COPY)
     act = cards.action[e]
     if act != mv.act:
         raise illegal("the move does not fit the card %s" % cards.names[mv.card])
@@ -156,6 +157,7 @@ def _capture(game, q, at):
 
 
 def _split(st, new, e, colour, mv, events, captured, moved):
+    from shared_rules import split  # (loaded with the first split: movegen.moves says why)
     lay = st.lay
     game = st.game
     total = game.cards.steps[e][0]
@@ -166,13 +168,12 @@ def _split(st, new, e, colour, mv, events, captured, moved):
     burned = []
     for (p, o) in split.unpack(mv.a, total):
         if p not in sp.movable:
-            raise illegal("partner: you may move only your own, your teammate's and undercover "
-                          "pieces (all colours once your or your teammate's four are home)")
+            from shared_rules.explain import PARTNER_PIECES
+            raise illegal(PARTNER_PIECES)
         d = split.dest(new, sp, p, o)
         if d < 0:
-            raise illegal("partner: %s cannot step on (a piece on its own start space or in a "
-                          "home cannot be passed; home only through the own start space, not "
-                          "from it)" % lay.loc_json(new.pos[p]))
+            from shared_rules.explain import partner_blocked
+            raise illegal(partner_blocked(lay, new.pos[p]))
         if p != seg_piece:
             if seg_piece >= 0:
                 _segment_events(game, events, seg_from, seg_to, burned)

@@ -37,10 +37,9 @@ class Cards:
             self.backward[i] = 1 if kind.get("backward") else 0
             self.green[i] = 1 if kind.get("green") else 0
             i += 1
-        self.deck = []
+        # how many cards of each kind the deck holds, by kind (the names are above)
         deck = spec["deck"]
-        for name in self.names:  # deck order follows the kinds list, not dict order
-            self.deck.append((name, deck.get(name, 0)))
+        self.deck = bytes([deck.get(name, 0) for name in self.names])
 
 
 def load(name="agent-dog-cards"):

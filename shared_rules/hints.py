@@ -1,7 +1,7 @@
 # What the board may light for a card: the pieces that can move and where each can end up.
 # Built from the legal moves, which are colour-blind for undercover pieces, so hints show
 # public information only.
-from shared_rules import movegen, split
+from shared_rules import movegen
 from shared_rules.cards import SWAP, SWAP_OWN, SPLIT
 
 
@@ -29,7 +29,11 @@ class Hints:
         e = movegen.effective(st, k)
         cards = st.game.cards
         self.act = cards.action[e] if e >= 0 else -1
-        self.total = cards.steps[e][0] if self.act == SPLIT else 0
+        self.total = 0
+        if self.act == SPLIT:  # (split.py is loaded with the first split: movegen.moves)
+            from shared_rules import split
+            self.total = cards.steps[e][0]
+            self.unpack = split.unpack
 
     def add(self, frm, to):
         if frm not in self.movable:
@@ -56,7 +60,7 @@ class Hints:
             # st stands after the split's steps here: targets are the final spaces of moved
             # pieces that were not burned later in the same card
             st = self.st
-            for (p, _) in split.unpack(a, self.total):
+            for (p, _) in self.unpack(a, self.total):
                 now = st.pos[p]
                 self.add(origin[p], now if now < st.lay.nboard else -1)
         else:
@@ -66,65 +70,17 @@ class Hints:
                 self.add(origin[a], j)
 
 
+# The next segment of a split card (the referee's judge follows a Partner 4 piece by piece):
+# shared_rules/segments.py, loaded with the first split a board follows, as split.py is.
+
 def segment_ends(st, sp, p, left, visit):
-    """The split card's next segment for piece p (st stands some steps into the card, sp holds
-    its fixed facts): visit(location) for every space p may be put down on after 1..left single
-    steps from where it stands, such that the steps still left after it can be played. These
-    are exactly the placements a referee following the card step by step accepts. Wherever the
-    piece may turn into home, the walk forks into the home and along the track. A visit that
-    returns True stops the walk, and segment_ends returns True. The steps are taken in st and
-    taken back before it returns."""
-    if split.dest(st, sp, p, 1) >= 0 and _step_on(st, sp, p, left, 1, visit):
-        return True
-    return _step_on(st, sp, p, left, 0, visit)
-
-
-def _step_on(st, sp, p, steps, o, visit):
-    # one step of p (o=1: into home), a visit if the card can be finished from there, then on
-    d = split.dest(st, sp, p, o)
-    if d < 0:
-        return False
-    frm = st.pos[p]
-    q = split.step(st, p, d)
-    stop = split.completable(st, sp, steps - 1) and visit(d)
-    if not stop and steps > 1:
-        stop = segment_ends(st, sp, p, steps - 1, visit)
-    split.unstep(st, p, frm, d, q)
-    return stop
+    """segments.segment_ends: visit(location) for every space piece p may be put down on by
+    the next segment of the split card."""
+    from shared_rules import segments
+    return segments.segment_ends(st, sp, p, left, visit)
 
 
 def segment_movable(st, sp, left):
-    """The pieces (locations) that may be put down somewhere by the next segment of a split
-    card with `left` steps to go (see segment_ends). Pieces are asked by where they stand, and
-    only movable ones, so nothing depends on which colour hides under an undercover piece."""
-    out = []
-    lay = st.lay
-    for loc in range(lay.nboard):
-        q = st.board[loc]
-        if q and (q - 1) in sp.movable and _can_end(st, sp, q - 1, left):
-            out.append(loc)
-    return out
-
-
-def _stop(d):
-    return True
-
-
-def _can_end(st, sp, p, left):
-    return segment_ends(st, sp, p, left, _stop)
-
-
-def segment_hints(st, sp, left):
-    """(movable, targets) of the next segment of a split card with `left` steps to go."""
-    movable = segment_movable(st, sp, left)
-    targets = {}
-    for loc in movable:
-        ends = []
-
-        def add(d):
-            if d not in ends:
-                ends.append(d)
-
-        segment_ends(st, sp, st.at(loc), left, add)
-        targets[loc] = ends
-    return movable, targets
+    """segments.segment_movable: the pieces (locations) the next segment may move."""
+    from shared_rules import segments
+    return segments.segment_movable(st, sp, left)

@@ -36,9 +36,14 @@ class Layout:
             s = spec["start"][self.colours[c]]
             self.start[c] = s
             self.start_owner[s] = c
-        # the track's next and previous space, so a walk steps by lookup, not by arithmetic
-        self.ahead = bytearray([(t + 1) % n for t in range(n)])
-        self.behind = bytearray([(t - 1) % n for t in range(n)])
+        # the track's next and previous space, so a walk steps by lookup, not by arithmetic;
+        # filled in place: a list of them first would take 8 bytes a space on the 64-bit port
+        # while a board loads, when its heap is fullest
+        self.ahead = bytearray(n)
+        self.behind = bytearray(n)
+        for t in range(n):
+            self.ahead[t] = (t + 1) % n
+            self.behind[t] = (t - 1) % n
         self.hole = bytearray(n)
         for h in spec["holes"]:
             self.hole[h] = 1

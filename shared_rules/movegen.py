@@ -18,7 +18,6 @@
 # asked once per card: which pieces the seat may move, and per piece rank a table of the spaces
 # it may not pass and one of the spaces it may not end on.
 from shared_rules.cards import STEPS, SWAP, COPY, SPLIT, MAGNET, SWAP_OWN  # noqa: F401
-from shared_rules import split
 
 JUMP = 256  # a destination with a jump: dest + JUMP * (jump target + 1)
 
@@ -64,6 +63,9 @@ def moves(st, k, visit):
     elif act == SWAP:
         swap_undercover_moves(st, visit)
     elif act == SPLIT:
+        # the split card's code is loaded when a split is first played: DOG and DOG Royal
+        # have none, so their boards never hold it
+        from shared_rules import split
         split.moves(st, colour, cards.steps[e][0], visit)
     else:  # the cards of one game alone (DOG's magnet and swap): its variant walks them
         st.game.card_moves(st, act, colour, visit)

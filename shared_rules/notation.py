@@ -1,5 +1,5 @@
 # Moves in the protocol's JSON form, to and from the compact Move.
-from shared_rules import movegen, split
+from shared_rules import movegen
 from shared_rules.apply import illegal
 from shared_rules.move import Move
 from shared_rules.cards import STEPS, SWAP, SPLIT, MAGNET, SWAP_OWN
@@ -57,6 +57,7 @@ def split_total(st, mv):
 
 def split_path(st, mv):
     # replay the single steps and write consecutive steps of one piece as one segment
+    from shared_rules import split  # (loaded with the first split: movegen.moves says why)
     lay = st.lay
     work = st.copy()
     sp = split.Split(st, st.plays(st.to_move))
@@ -92,7 +93,8 @@ def from_json(st, obj):
     meet = _meet(lay, obj.get("meet"))
     e = movegen.effective(st, k)
     if e < 0:
-        raise illegal("copy: no card has been played yet this round, so there is nothing to copy")
+        from shared_rules.explain import NOTHING_TO_COPY
+        raise illegal(NOTHING_TO_COPY)
     act = cards.action[e]
     if act == SWAP or act == SWAP_OWN:
         return _swap(st, obj, k, act, meet)
@@ -150,34 +152,8 @@ def _only(st, obj, fields, act):
     if n > 2 and fields[2] not in obj:
         n -= 1
     if len(obj) != n:
-        raise illegal(_no_field(st, stray_key(obj, fields), act))
-
-
-def _no_field(st, key, act):
-    """Why a move of card action act (PASS: a pass) cannot carry the field key."""
-    game = st.game
-    if act == PASS:
-        return "a pass is {\"pass\": true} alone; it names no %s" % shown(key)
-    if key == "jump":
-        if not max(game.jumps):
-            return "%s has no jumps: only a DOG Royal citizen jumps on from a special space" % (
-                game.title)
-        return ("'jump': only a citizen on the board jumps on, after a counted move that ends "
-                "on a special space")
-    if key == "rank":
-        if not game.ranked:
-            return "%s pieces have no rank: 'rank' is DOG Royal's" % game.title
-        return ("'rank' names the piece that comes into play; a piece on the board is named "
-                "by where it stands")
-    if key == "meet":
-        return ("'meet' orders the meeting points when one move fires several; this move "
-                "fires at most one")
-    if key == "swap":
-        return "'swap' belongs to the swap card; this card moves along a 'path'"
-    if key == "path" and (act == SWAP or act == SWAP_OWN):
-        return "a swap names its two pieces in 'swap' and has no 'path'"
-    return "a move of %s has no field %s (its fields: card, path or swap, rank, jump, meet; " \
-           "or pass alone)" % (game.title, shown(key))
+        from shared_rules.explain import no_field  # the reasons: loaded when needed
+        raise illegal(no_field(st, stray_key(obj, fields), act))
 
 
 def _meet(lay, meet):
@@ -236,6 +212,7 @@ def _split_code(st, e, path):
     # turn [from, to] segments into single steps, checking each with the same rule as the
     # move generator; at the own start space a segment that ends in home turns into home.
     # Returns the packed steps and the position standing after them.
+    from shared_rules import split  # (loaded with the first split: movegen.moves says why)
     lay = st.lay
     total = st.game.cards.steps[e][0]
     work = st.copy()
@@ -245,8 +222,8 @@ def _split_code(st, e, path):
     for seg in path:
         p = _piece_at(work, seg[0])
         if p not in sp.movable:
-            raise illegal("partner: you may move only your own, your teammate's and undercover "
-                          "pieces (all colours once your or your teammate's four are home)")
+            from shared_rules.explain import PARTNER_PIECES
+            raise illegal(PARTNER_PIECES)
         goal = lay.parse_loc(seg[1])
         if goal == work.pos[p]:
             raise illegal("a path segment must move its piece")

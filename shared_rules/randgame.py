@@ -8,23 +8,29 @@ from shared_rules.state import new_game
 
 
 class Table:
-    """The cards side of a game: deck, discard pile and hands."""
+    """The cards side of a game: deck, discard pile and hands. The deck and the pile are
+    bytearrays (a card is its kind, below 256): as lists of ints they need 8 bytes a card on the
+    64-bit port and a block in one piece that grows with the pile, which a fragmented heap
+    cannot always give. The deck's top is its last card still left (self.left of them)."""
 
     def __init__(self, cards, rng):
         self.rng = rng
-        self.deck = []
+        self.deck = bytearray()
         for i in range(len(cards.names)):
-            self.deck.extend([i] * cards.deck[i][1])
+            self.deck.extend(bytes([i]) * cards.deck[i])
         rng.shuffle(self.deck)
-        self.discard = []
+        self.left = len(self.deck)
+        self.discard = bytearray()
         self.hands = {}
 
     def draw(self):
-        if not self.deck:
+        if not self.left:
             self.deck = self.discard
-            self.discard = []
+            self.discard = bytearray()
+            self.left = len(self.deck)
             self.rng.shuffle(self.deck)
-        return self.deck.pop()
+        self.left -= 1
+        return self.deck[self.left]
 
     def deal(self, st):
         for c in st.seats:

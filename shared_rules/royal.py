@@ -37,7 +37,7 @@ class DogRoyal(Dog):
         self.limits[KING] = KING_MAX_STEPS
         self.short[JESTER] = JESTER_SHORT
         self.jumps[CITIZEN] = 1
-        self.max_hand = sum(n for _, n in cards.deck)  # drawn cards join the hand
+        self.max_hand = sum(cards.deck)  # drawn cards join the hand
         n = lay.n
         # per rank: spaces it may not pass, spaces it may not end on (filled per card)
         self.blocks = [bytearray(n) for _ in RANKS]

@@ -31,6 +31,7 @@ _EFFECTS = {
     "recruit_hand_named": RECRUIT_HAND_NAMED, "recruit_hand_new": RECRUIT_HAND_NEW,
     "recruit_hand_pair": RECRUIT_HAND_PAIR, "take_back": TAKE_BACK, "steal": STEAL,
 }
+MAX_REASONS = 8  # end reasons as bits of a byte (tables.end_bit, tables.effect_bit)
 # mechanics that change how a recruited agent moves the pawn
 RECRUIT_MODIFIERS = (RECRUIT_ADD, RECRUIT_SET, RECRUIT_FORWARD, RECRUIT_TIMES)
 
@@ -62,6 +63,9 @@ class Tables:
         self.cards_out_alone = out["alone"]
         self.cards_out_team = out["team"]
         self.reasons = list(board["end_reasons"])
+        if len(self.reasons) > MAX_REASONS:
+            raise ValueError("tables: at most %d end reasons (their bits are kept in bytes)"
+                             % MAX_REASONS)
         self._load_agents(cards["agents"])
         self._load_market(cards["market"])
 
@@ -76,7 +80,7 @@ class Tables:
         self.moves = []  # per agent: steps for 1, 2, 3+ in play (a single card: one value)
         self.end_at = bytearray(na)  # 0: no end-step condition
         self.end_wins = bytearray(na)  # 1: the condition wins, 0: it loses
-        self.end_bit = [0] * na
+        self.end_bit = bytearray(na)  # the end reason's bit (six reasons: a byte holds it)
         self.total_agents = 0
         for i in range(na):
             a = agents[i]
@@ -101,8 +105,8 @@ class Tables:
         self.ongoing = bytearray(nm)  # 1: ongoing, 0: instant
         self.effect = bytearray(nm)
         self.effect_agent = bytearray([NONE] * nm)
-        self.effect_n = [0] * nm
-        self.effect_bit = [0] * nm  # the end reason of a winning ongoing card
+        self.effect_n = bytearray(nm)  # steps, times or a count: small and never negative
+        self.effect_bit = bytearray(nm)  # the end reason of a winning ongoing card
         self.needs = []
         self.modifiers = []  # ongoing cards that change recruit steps, in data order
         for i in range(nm):
@@ -115,7 +119,10 @@ class Tables:
             self.effect[i] = t
             if "agent" in eff:
                 self.effect_agent[i] = self.agent_index[eff["agent"]]
-            self.effect_n[i] = eff.get("steps", eff.get("times", eff.get("n", 0)))
+            n = eff.get("steps", eff.get("times", eff.get("n", 0)))
+            if not 0 <= n <= 255:
+                raise ValueError("tables: %s's count %d does not fit a byte" % (c["name"], n))
+            self.effect_n[i] = n
             if "reason" in eff:
                 self.effect_bit[i] = self.reason_bit(eff["reason"])
             self.needs.append(tuple(c.get("needs", ())))

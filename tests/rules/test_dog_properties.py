@@ -196,7 +196,8 @@ def test_counted_cards_move_exactly_a_count_of_the_card(pos, card):
 def test_the_deck_is_the_rulebooks_110_cards():
     # "110 Karten (je 10x 1/11 und 13, je 7x 2, 3, 4, 5, 6, 1-7, 8, 9, 10, 12, = und Tauscher,
     # 6x Magnet)"
-    deck = dict(cards_mod.load("dog-cards").deck)
+    cards = cards_mod.load("dog-cards")
+    deck = dict(zip(cards.names, cards.deck))  # the count of each kind, in the kinds' order
     assert sum(deck.values()) == 110
     assert deck["1/11"] == deck["13"] == 10 and deck["magnet"] == 6
     assert all(deck[k] == 7 for k in ("2", "3", "4", "5", "6", "1-7", "8", "9", "10", "12",

@@ -49,7 +49,7 @@ def test_no_hints_for_an_unplayable_card(both):
 # (no order reduction): a placement is right when some complete sequence begins with that
 # piece walking there.
 from shared_rules import layout as _layout, position as _position, split
-from shared_rules.hints import segment_hints
+from shared_rules.segments import segment_hints
 
 LAY = _layout.load()
 
