@@ -12,6 +12,7 @@ except ImportError:  # CPython (the simulator): the names stay plain module cons
     def const(__expr):  # positional only (the __ prefix), as micropython.const is
         return __expr
 
+from firmware import ondemand
 from firmware.board import Board
 from firmware.store import open_store, LOST
 from firmware.console import Console, StdinLines, stdout_parts, report_boot
@@ -32,6 +33,10 @@ GAME_OVER = "game_over"  # the phase every referee names a finished game by
 # names. Command tables are tuples of names, each resolved when a command comes: a dict of
 # (function, flag) pairs would hold its entries in the heap for the board's whole life.
 COMMON_OPS = ("enrol", "calibrate", "sensors", "public", "export")
+# the modules of the console's calibrate and sensors ops, loaded for the op and dropped after
+CALIBRATE = "firmware.calibrate"
+MEASURE = "firmware.hal.measure"
+CALIBRATION_OPS = "firmware.hal.calibration_ops"
 # the ops (of every board or of a family) that answer no_game without a game
 NEED_GAME = ("public", "export", "undo")
 # the type checker's view of what a family's App sets and gives (below); never true on a board,
@@ -75,6 +80,7 @@ class App:
     SOUNDS = {}
     GAME = None
     OPS = ()
+    OPS_MODULE = None  # the module of the family's ops that are not App methods (ondemand)
     # set by the family's setup, and its hooks (described below)
     ref: "Any"
     view: "Any"
@@ -192,7 +198,10 @@ class App:
             return err("bad_request", "unknown op %r" % (op,))
         if op in NEED_GAME and self.ref.st is None:
             return err("no_game", "no game yet: start one with new_game")
-        return getattr(self, op)(cmd)
+        fn = getattr(self, op, None)
+        if fn is None:  # one of the family's ops kept off the heap: its OPS_MODULE's function
+            return ondemand.call(self.OPS_MODULE, op, self, cmd)
+        return fn(cmd)
 
     # the console ops every board has (COMMON_OPS), over the referee's contract: enrol a
     # sticker, calibrate or read the sensors between games, the public view and the game
@@ -211,11 +220,16 @@ class App:
         if not self.free():
             return err("not_now", "a game is running: calibrate before a game, or after it "
                        "(new_game replaces it)")
-        # only for this command: its code stays off the heap
-        from firmware import calibrate as cal
-        if cmd["op"] == "sensors":
-            return ("sensors", cal.sensor_parts(self.board))
-        return cal.command(self.board, cmd)
+        # only for this command: its code, its measuring steps' and the calibration's
+        # arithmetic (which it imports: kept for the whole command, then dropped) stay off
+        # the heap
+        try:
+            if cmd["op"] == "sensors":
+                return ("sensors", ondemand.call(CALIBRATE, "sensor_parts", self.board))
+            return ondemand.call(CALIBRATE, "command", self.board, cmd)
+        finally:
+            ondemand.drop(MEASURE)
+            ondemand.drop(CALIBRATION_OPS)
 
     sensors = calibrate
 
