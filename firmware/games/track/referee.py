@@ -13,9 +13,9 @@
 # under an undercover piece appears only once the rules reveal it (a knock-out, a reveal).
 from shared_rules import variant, movegen, notation
 from shared_rules.apply import apply as rules_apply
+from firmware import ondemand
 from firmware.games.track import move_lights
 from shared_rules.move import Move, permutations
-from shared_rules.errors import BadInput
 from shared_rules.state import new_game
 from firmware.games.track import judge as judge_mod
 from firmware.games.track.places import NO_BAND
@@ -33,6 +33,9 @@ FAULT_BYTE = bytes([FAULT])
 # there: a hand carrying a piece space by space rests on each (a person counting spaces, some
 # 150 to 400 ms), a piece put down stays. docs/architecture.md, "Recognising moves"
 TRANSIT_MS = 600
+# the module of the rarely run steps (a game resumed at power-up, an undo, the public view):
+# imported for each call and dropped after it, not kept in the heap (firmware/ondemand.py)
+RARE = "firmware.games.track.referee_rare"
 
 
 class Referee:
@@ -89,54 +92,7 @@ class Referee:
 
     # -- the game on flash -----------------------------------------------------------------
     def resume_from_flash(self):
-        header, offsets = self.store.load()
-        if header is None:
-            return False
-        if not self._rebuild(header, offsets):
-            return False
-        if offsets.lift:
-            # an undo's exchange the power cut came before: its squares are still to be lifted
-            for loc in offsets.lift:
-                self.recheck[self.places.sensor[loc]] = 1
-        self.out({"event": "resumed", "turns": len(self.turns), "to_move": self._c(self.st.to_move)})
-        if not self.turns:  # cut off before the first move: the setup goes on
-            self._set_phase("setup")
-            self._refresh()
-        else:
-            self._after_turn_phase()
-        return True
-
-    def _rebuild(self, header, offsets):
-        try:
-            game = variant.load(header.get("game", variant.DEFAULT),
-                                header.get("layout", self.lay.name))
-            if game.lay.name != self.lay.name:
-                raise ValueError("the stored game is played on %s, this board is %s" % (
-                    game.lay.name, self.lay.name))
-            lay = game.lay
-            seats = [lay.cidx[c] for c in header["seats"]]
-            first = header.get("first")
-            if first is not None:
-                first = dict((lay.cidx[c], RANKS.index(first[c])) for c in first)
-            st = new_game(game, header["players"], seats, lay.cidx[header["dealer"]], first)
-            done = Offsets()
-            for at in offsets:
-                t = self.store.turn(at)
-                mv = notation.from_json(st, t["move"])
-                st, _ = rules_apply(st, mv)
-                done.append(at)
-        except (KeyError, ValueError, BadInput) as e:
-            self.out({"event": "fault", "what": "game.log", "reason": "stored game unreadable: %s"
-                      % (getattr(e, "reason", None) or e)})
-            return False
-        self.game = game
-        self.cards = game.cards
-        header["game"] = game.name  # a log written before games were named is Agent DOG's
-        header["layout"] = lay.name
-        self.header = header
-        self.turns = done
-        self.st = st
-        return True
+        return ondemand.call(RARE, "resume_from_flash", self)
 
     def start(self, players, seats=None, dealer=None, game=None):
         """A new game of `game` (a rules variant on this board; default the one played last).
@@ -548,28 +504,7 @@ class Referee:
         return True
 
     def undo(self):
-        if self.st is None or not self.turns or self.phase not in (
-                "await_card", "round_end", "mismatch", "game_over") or not self.store.whole():
-            return False
-        self.turns.pop()
-        was = self.st
-        self._rebuild(self.header, self.turns)
-        lift = []
-        for loc in range(self.lay.nboard):
-            if was.board[loc] and self.st.board[loc] and was.board[loc] != self.st.board[loc]:
-                self.recheck[self.places.sensor[loc]] = 1
-                lift.append(loc)
-        # the squares to lift are saved with the undo: a power cut before the players
-        # exchanged the pieces back must not forget that they have to
-        self.store.append({"undo": True, "lift": lift} if lift else {"undo": True})
-        self.out({"event": "undo", "turns": len(self.turns)})
-        self.card = -1
-        self.judge = None
-        self.lights = move_lights.NONE
-        self.resume = "await_card"
-        self._set_phase("await_card")
-        self._refresh()
-        return True
+        return ondemand.call(RARE, "undo", self)
 
     # -- what players and tools may see ------------------------------------------------------
     def publish(self):
@@ -617,40 +552,7 @@ class Referee:
         return sh
 
     def public_view(self):
-        st = self.st
-        lay = self.lay
-        # filled by location and by seat, never piece by piece: the order the keys go in is
-        # the order they come out (see console.py)
-        board = {}
-        ranks = {} if st.game.ranked else None  # ranks are printed on the pieces: public
-        for loc in range(lay.nboard):
-            q = st.board[loc]
-            if q:
-                key = str(lay.loc_json(loc))
-                board[key] = "undercover" if st.undercover(q - 1) else \
-                    self._c(lay.piece_colour[q - 1])
-                if ranks is not None:
-                    ranks[key] = RANKS[lay.piece_slot[q - 1]]
-        areas = {}
-        for c in st.seats:
-            n = 0
-            for p in lay.pieces_of(c):
-                n += st.pos[p] >= lay.nboard
-            areas[self._c(c)] = n
-        view = {"game": st.game.name, "layout": lay.name,
-                "to_move": self._c(st.to_move), "dealer": self._c(st.dealer),
-                "players": st.players, "phase": self.phase,
-                "last_card": self.cards.names[st.last_card] if st.last_card >= 0 else None,
-                "out": [self._c(c) for c in st.seats if (st.out >> c) & 1],
-                "cards_left": dict((self._c(c), st.cards[c]) for c in st.seats),
-                "board": board, "start_areas": areas,
-                "expected": self._names(self.diffs) if self.phase in (
-                    "setup", "await_effect", "mismatch", "await_move") else [],
-                "card": self.cards.names[self.card] if self.card >= 0 else None,
-                "steps_left": self.judge.left() if self.phase == "await_move" else None}
-        if ranks is not None:
-            view["ranks"] = ranks
-        return view
+        return ondemand.call(RARE, "public_view", self)
 
     def export_parts(self):
         return record_parts(self.store, self.header, self.turns)
