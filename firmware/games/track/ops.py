@@ -1,7 +1,8 @@
-# The track games' rarely run code (firmware/games/track/app.py's App): its set-up at power-up,
-# the new-game menu's start, and the console ops only these boards have (App.OPS). Imported for
-# each call and dropped after it (firmware/ondemand.py): on MicroPython's stock ESP32 build its
-# bytecode would otherwise take heap for the board's whole life. Each function takes the App.
+# The track games' rarely run code (firmware/games/track/app.py's App): its set-up at power-up
+# (with the Places tables), the new-game menu's start, and the console ops only these boards
+# have (App.OPS). Imported for each call and dropped after it (firmware/ondemand.py): on
+# MicroPython's stock ESP32 build its bytecode would otherwise take heap for the board's whole
+# life. Each function takes the App (init_places: the Places).
 import gc
 
 from shared_rules import variant
@@ -11,7 +12,7 @@ from firmware.store import LOST
 from firmware.cardmap import CardMap
 from firmware.hal.mfrc522 import CARD
 from firmware.games.track.app import DEFAULT_LAYOUT, NEW_GAME_FIELDS, _uid
-from firmware.games.track.places import Places
+from firmware.games.track.places import Places, COUNTED, EMPTY, NO_BAND
 from firmware.games.track.referee import Referee, TRANSIT_MS
 from firmware.games.track.view import View
 
@@ -49,8 +50,8 @@ def cards_at_boot(app):
                 app.ref.on_card(uid)  # not enrolled: said as for any card
             else:
                 app.event({"event": "reject", "reason": "the board restarted with a card "
-                            "on the reader: lift it, and tap it again if it is still to be "
-                            "played"})
+                           "on the reader: lift it, and tap it again if it is still to be "
+                           "played"})
             break
 
 
@@ -144,3 +145,39 @@ def undo(app, cmd):
         return {"ok": True}
     return _err("not_now", LOST if not app.store.whole() else
                 "nothing to undo, or a move is under way")
+
+
+def init_places(places, lay, index):
+    """Places.__init__ (described there): the tables from the layout and the sensor names."""
+    places.lay = lay
+    places.n = len(index)
+    places.sensor = bytearray(lay.nboard)  # rules board location -> sensor index
+    for t in range(lay.n):
+        places.sensor[t] = index[str(t)]
+    for c in range(lay.ncol):
+        for k in range(lay.home_n):
+            places.sensor[lay.home(c, k)] = index["%s:h%d" % (lay.colours[c], k + 1)]
+    # (tables from bytes, not from a list of n ints: the list would ask a fragmented heap
+    # for one block of 4n bytes at boot)
+    places.loc = bytearray(b"\xff" * places.n)  # sensor index -> rules board location
+    for loc in range(lay.nboard):
+        places.loc[places.sensor[loc]] = loc
+    places.spots = []
+    places.spot_colour = bytearray(b"\xff" * places.n)
+    for c in range(lay.ncol):
+        row = []
+        k = 1
+        while "%s:s%d" % (lay.colours[c], k) in index:
+            i = index["%s:s%d" % (lay.colours[c], k)]
+            row.append(i)
+            places.spot_colour[i] = c
+            k += 1
+        places.spots.append(row)
+    # what expected() starts from, and copies at C speed instead of a loop over the
+    # sensors per call (it runs on every settled board): no piece anywhere, the start areas
+    # counted; no rank anywhere
+    places.no_piece = bytes(COUNTED if c != 255 else EMPTY for c in places.spot_colour)
+    places.no_band = bytes([NO_BAND]) * places.n
+    places.spot_list = bytes(i for row in places.spots for i in row)
+    places.track = bytes(i for i in range(places.n) if places.spot_colour[i] == 255)  # the rest
+    places.work = bytearray(places.n)  # scratch of _same()

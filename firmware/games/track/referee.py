@@ -11,7 +11,7 @@
 #
 # Everything it emits (events, the public view) is built from public information: the colour
 # under an undercover piece appears only once the rules reveal it (a knock-out, a reveal).
-from shared_rules import variant, movegen, notation
+from shared_rules import movegen, notation
 from shared_rules.apply import apply as rules_apply
 from firmware import ondemand
 from firmware.games.track import move_lights
@@ -19,8 +19,7 @@ from shared_rules.move import Move, permutations
 from shared_rules.state import new_game
 from firmware.games.track import judge as judge_mod
 from firmware.games.track.places import NO_BAND
-from firmware.games.track.move_lights import Shown
-from firmware.store import FORMAT, Offsets, record_parts
+from firmware.store import FORMAT, record_parts  # noqa: F401 -- FORMAT: read from here too
 from firmware.hal.scanner import EMPTY, FAULT
 from shared_rules.ranks import RANKS
 
@@ -33,8 +32,9 @@ FAULT_BYTE = bytes([FAULT])
 # there: a hand carrying a piece space by space rests on each (a person counting spaces, some
 # 150 to 400 ms), a piece put down stays. docs/architecture.md, "Recognising moves"
 TRANSIT_MS = 600
-# the module of the rarely run steps (a game resumed at power-up, an undo, the public view):
-# imported for each call and dropped after it, not kept in the heap (firmware/ondemand.py)
+# the module of the rarely run steps (its set-up, a new game, a game resumed at power-up, an
+# undo, the public view): imported for each call and dropped after it, not kept in the heap
+# (firmware/ondemand.py)
 RARE = "firmware.games.track.referee_rare"
 
 
@@ -43,52 +43,7 @@ class Referee:
         """store: a store.Guarded (undo asks it whether the record is whole); out: receives
         every event object; game: the variant refereed at first (default Agent DOG); a new game
         may choose another played on the same board."""
-        self.game = game or variant.load(variant.DEFAULT)
-        self.lay = self.game.lay
-        self._last_mismatch = []
-        self.ambiguous = False
-        self.move_json = None
-        self.cards = self.game.cards
-        self.places = places
-        self.store = store
-        self.cardmap = cardmap
-        self.out = out
-        n = places.n
-        self.sensed = bytearray(n)
-        self.bands = bytearray(bytes([NO_BAND]) * n)  # the rank band each sensor reads
-        self.exp = bytearray(n)
-        self.exp_bands = bytearray(bytes([NO_BAND]) * n)
-        self.counts = bytearray(self.lay.ncol)
-        self.touched = bytearray(n)
-        self.untouched = bytes(n)  # copied over touched and recheck to clear them at C speed
-        # the sensed classes when touched was last cleared (the card played, a Partner 4
-        # segment done): a square empty then and empty again is as if never touched
-        self.move_start = bytearray(n)
-        # squares whose piece must be lifted before the board counts as right: after an undo,
-        # where another piece belongs than the one standing there (the sensors cannot see
-        # two pieces swapped back, only that both squares were lifted)
-        self.recheck = bytearray(n)
-        self.st = None
-        self.header = None
-        self.turns = Offsets()  # where each turn in force starts in the game log
-        self.phase = "idle"
-        self.resume = "await_card"
-        self.card = -1
-        self.judge = None
-        self.cands = []
-        self.saved = False
-        self.diffs = []
-        self.bad = []
-        self.pre_move = None
-        self.lights = move_lights.NONE  # what the LEDs show for the card in play
-        self.accepted_at = -1  # sensor to flash after an accepted move
-        self.rejected = False
-        self.drawing = -1  # the seat told to draw a card (DOG Royal's special spaces)
-        # scans left before a piece standing on a space its move passes is refused there
-        # (0: none waiting); transit_scans is the app's to set: it knows its scan period
-        self.transit_scans = 1
-        self.transit_left = 0
-        self.shown = Shown()
+        ondemand.call(RARE, "init", self, places, store, cardmap, out, game)
 
     # -- the game on flash -----------------------------------------------------------------
     def resume_from_flash(self):
@@ -98,27 +53,7 @@ class Referee:
         """A new game of `game` (a rules variant on this board; default the one played last).
         The players then set the board up; in a ranked game each player puts a piece of their
         choice on the start space, and the board reads which when the setup is done."""
-        if game is not None:
-            self.game = game
-            self.cards = game.cards
-        lay = self.lay
-        seat_idx = None if seats is None else [lay.cidx[c] for c in seats]
-        d = None if dealer is None else lay.cidx[dealer]
-        st = new_game(self.game, players, seat_idx, d)
-        self.header = {"format": FORMAT, "game": self.game.name, "layout": lay.name,
-                       "players": players, "seats": [lay.colours[c] for c in st.seats],
-                       "dealer": self._c(st.dealer)}
-        self.recheck[:] = self.untouched
-        if not self.game.ranked:
-            self.store.new(self.header)  # a ranked game's once the starting pieces are read
-        self.st = st
-        self.turns = Offsets()
-        self._set_phase("setup")
-        # one event for a game begun from the console or the board's menu alike
-        self.out({"event": "new_game", "game": self.game.name, "layout": lay.name,
-                  "players": players, "seats": self.header["seats"],
-                  "dealer": self.header["dealer"]})
-        self._refresh()
+        ondemand.call(RARE, "start", self, players, seats, dealer, game)
 
     def _c(self, colour):
         return self.lay.colours[colour]
@@ -564,4 +499,3 @@ def before_meetings(events):
         if events[j]["type"] == "meeting":
             return events[:j]
     return events
-
