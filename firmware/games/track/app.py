@@ -8,7 +8,9 @@ from firmware.hal.mfrc522 import CARD, TWO_CARDS
 from firmware.hal.buttons import PRESS, HOLD
 from firmware.games.track.move_lights import Shown
 
-# the module of this App's set-up, its menu's start and its own console ops (OPS)
+# the modules of this App's set-up at power-up, and of its menu's start and its own console
+# ops (OPS)
+SETUP = "firmware.games.track.setup"
 OPS_MODULE = "firmware.games.track.ops"
 DEFAULT_LAYOUT = "agent-dog-4"  # a board whose config names no layout is the Agent DOG board
 NEW_GAME_FIELDS = ("op", "game", "players", "seats", "dealer")
@@ -23,13 +25,14 @@ def _uid(reader):
 class App(Loop):
     SOUNDS = SOUNDS
 
-    # set-up, the menu's start and the console's own ops run rarely: their code is in OPS_MODULE,
-    # imported for each call and dropped after it (firmware/ondemand.py), not kept in the heap
+    # set-up, the menu's start and the console's own ops run rarely: their code is in SETUP and
+    # OPS_MODULE, imported for each call and dropped after it (firmware/ondemand.py), not kept
+    # in the heap
     def setup(self, config_dir):
-        ondemand.call(OPS_MODULE, "setup", self, config_dir)
+        ondemand.call(SETUP, "setup", self, config_dir)
 
     def cards_at_boot(self):
-        ondemand.call(OPS_MODULE, "cards_at_boot", self)
+        ondemand.call(SETUP, "cards_at_boot", self)
 
     def sensed(self, k):
         sc = self.board.scanner

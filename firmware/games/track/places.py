@@ -6,7 +6,7 @@ from firmware import ondemand
 from firmware.hal.scanner import EMPTY, UP, DOWN, NO_BAND  # noqa: F401 -- NO_BAND: no rank
 
 # the module that builds the tables at power-up (firmware/ondemand.py): its code is not kept
-SETUP = "firmware.games.track.ops"
+SETUP = "firmware.games.track.setup"
 COUNTED = 255  # start-area spots: compared by count, not one by one
 ANY = 255      # count of a colour not in the game: its pieces may rest in their area or not
 

@@ -32,9 +32,10 @@ FAULT_BYTE = bytes([FAULT])
 # there: a hand carrying a piece space by space rests on each (a person counting spaces, some
 # 150 to 400 ms), a piece put down stays. docs/architecture.md, "Recognising moves"
 TRANSIT_MS = 600
-# the module of the rarely run steps (its set-up, a new game, a game resumed at power-up, an
-# undo, the public view): imported for each call and dropped after it, not kept in the heap
-# (firmware/ondemand.py)
+# the modules of the rarely run steps, imported for each call and dropped after it, not kept
+# in the heap (firmware/ondemand.py): its set-up and a new game; a game resumed at power-up,
+# an undo, the public view
+SETUP = "firmware.games.track.setup"
 RARE = "firmware.games.track.referee_rare"
 
 
@@ -43,7 +44,7 @@ class Referee:
         """store: a store.Guarded (undo asks it whether the record is whole); out: receives
         every event object; game: the variant refereed at first (default Agent DOG); a new game
         may choose another played on the same board."""
-        ondemand.call(RARE, "init", self, places, store, cardmap, out, game)
+        ondemand.call(SETUP, "init_referee", self, places, store, cardmap, out, game)
 
     # -- the game on flash -----------------------------------------------------------------
     def resume_from_flash(self):
@@ -53,7 +54,7 @@ class Referee:
         """A new game of `game` (a rules variant on this board; default the one played last).
         The players then set the board up; in a ranked game each player puts a piece of their
         choice on the start space, and the board reads which when the setup is done."""
-        ondemand.call(RARE, "start", self, players, seats, dealer, game)
+        ondemand.call(SETUP, "start", self, players, seats, dealer, game)
 
     def _c(self, colour):
         return self.lay.colours[colour]

@@ -1,16 +1,15 @@
-# The track referee's rarely run steps (firmware/games/track/referee.py's Referee): its set-up,
-# a new game, the game saved on flash taken up again at power-up, an undo (the game rebuilt from
-# its saved turns), and the console's public view. Imported for each call and dropped after it
-# (firmware/ondemand.py): on MicroPython's stock ESP32 build their bytecode would otherwise
-# take heap for the board's whole life. Each function takes the Referee.
+# The track referee's rarely run steps (firmware/games/track/referee.py's Referee): the game
+# saved on flash taken up again at power-up, an undo (the game rebuilt from its saved turns),
+# and the console's public view (its set-up and a new game: setup.py). Imported for each call
+# and dropped after it (firmware/ondemand.py): on MicroPython's stock ESP32 build their
+# bytecode would otherwise take heap for the board's whole life. Each function takes the
+# Referee.
 from shared_rules import variant, notation
 from shared_rules.apply import apply as rules_apply
 from shared_rules.errors import BadInput
 from shared_rules.ranks import RANKS
 from firmware.games.track import move_lights, referee as referee_mod
-from firmware.games.track.move_lights import Shown
-from firmware.games.track.places import NO_BAND
-from firmware.store import FORMAT, Offsets
+from firmware.store import Offsets
 
 # A game begins through the referee module's new_game (referee_mod.new_game), the one the
 # referee's own steps call: a test may begin its games at a position of its choosing there.
@@ -129,78 +128,3 @@ def public_view(ref):
     if ranks is not None:
         view["ranks"] = ranks
     return view
-
-
-def init(ref, places, store, cardmap, out, game):
-    """Referee.__init__ (its arguments described there)."""
-    ref.game = game or variant.load(variant.DEFAULT)
-    ref.lay = ref.game.lay
-    ref._last_mismatch = []
-    ref.ambiguous = False
-    ref.move_json = None
-    ref.cards = ref.game.cards
-    ref.places = places
-    ref.store = store
-    ref.cardmap = cardmap
-    ref.out = out
-    n = places.n
-    ref.sensed = bytearray(n)
-    ref.bands = bytearray(bytes([NO_BAND]) * n)  # the rank band each sensor reads
-    ref.exp = bytearray(n)
-    ref.exp_bands = bytearray(bytes([NO_BAND]) * n)
-    ref.counts = bytearray(ref.lay.ncol)
-    ref.touched = bytearray(n)
-    ref.untouched = bytes(n)  # copied over touched and recheck to clear them at C speed
-    # the sensed classes when touched was last cleared (the card played, a Partner 4
-    # segment done): a square empty then and empty again is as if never touched
-    ref.move_start = bytearray(n)
-    # squares whose piece must be lifted before the board counts as right: after an undo,
-    # where another piece belongs than the one standing there (the sensors cannot see
-    # two pieces swapped back, only that both squares were lifted)
-    ref.recheck = bytearray(n)
-    ref.st = None
-    ref.header = None
-    ref.turns = Offsets()  # where each turn in force starts in the game log
-    ref.phase = "idle"
-    ref.resume = "await_card"
-    ref.card = -1
-    ref.judge = None
-    ref.cands = []
-    ref.saved = False
-    ref.diffs = []
-    ref.bad = []
-    ref.pre_move = None
-    ref.lights = move_lights.NONE  # what the LEDs show for the card in play
-    ref.accepted_at = -1  # sensor to flash after an accepted move
-    ref.rejected = False
-    ref.drawing = -1  # the seat told to draw a card (DOG Royal's special spaces)
-    # scans left before a piece standing on a space its move passes is refused there
-    # (0: none waiting); transit_scans is the app's to set: it knows its scan period
-    ref.transit_scans = 1
-    ref.transit_left = 0
-    ref.shown = Shown()
-
-
-def start(ref, players, seats, dealer, game):
-    """Referee.start: a new game (described there)."""
-    if game is not None:
-        ref.game = game
-        ref.cards = game.cards
-    lay = ref.lay
-    seat_idx = None if seats is None else [lay.cidx[c] for c in seats]
-    d = None if dealer is None else lay.cidx[dealer]
-    st = referee_mod.new_game(ref.game, players, seat_idx, d)
-    ref.header = {"format": FORMAT, "game": ref.game.name, "layout": lay.name,
-                  "players": players, "seats": [lay.colours[c] for c in st.seats],
-                  "dealer": ref._c(st.dealer)}
-    ref.recheck[:] = ref.untouched
-    if not ref.game.ranked:
-        ref.store.new(ref.header)  # a ranked game's once the starting pieces are read
-    ref.st = st
-    ref.turns = Offsets()
-    ref._set_phase("setup")
-    # one event for a game begun from the console or the board's menu alike
-    ref.out({"event": "new_game", "game": ref.game.name, "layout": lay.name,
-             "players": players, "seats": ref.header["seats"],
-             "dealer": ref.header["dealer"]})
-    ref._refresh()
