@@ -1,23 +1,20 @@
 # The track games' set-up (firmware/games/track/app.py's App, the Places tables, the Referee)
-# at power-up, and a new game (Referee.start). Imported for each call and dropped after it
-# (firmware/ondemand.py): on MicroPython's stock ESP32 build its bytecode would otherwise take
-# heap for the board's whole life. Apart from the console ops (ops.py) and the referee's other
-# rare steps (referee_rare.py), so that power-up holds only this module beside the resident
-# code, not those as well.
+# at power-up. Imported for each call and dropped after it (firmware/ondemand.py): on
+# MicroPython's stock ESP32 build its bytecode would otherwise take heap for the board's whole
+# life. Apart from the console ops (ops.py) and the referee's other rare steps
+# (referee_rare.py), so that power-up holds only this module beside the resident code, not
+# those as well.
 from shared_rules import variant
 from firmware.loop import SCAN_MS, BOOT_POLLS
-from firmware.store import FORMAT, Offsets
+from firmware.store import Offsets
 from firmware.cardmap import CardMap
 from firmware.hal.mfrc522 import CARD
-from firmware.games.track import move_lights, referee as referee_mod
+from firmware.games.track import move_lights
 from firmware.games.track.app import DEFAULT_LAYOUT, _uid
 from firmware.games.track.move_lights import Shown
 from firmware.games.track.places import Places, COUNTED, EMPTY, NO_BAND
 from firmware.games.track.referee import Referee, TRANSIT_MS
 from firmware.games.track.view import View
-
-# A game begins through the referee module's new_game (referee_mod.new_game), the one the
-# referee's own steps call: a test may begin its games at a position of its choosing there.
 
 
 def setup(app, config_dir):
@@ -142,28 +139,3 @@ def init_referee(ref, places, store, cardmap, out, game):
     ref.transit_scans = 1
     ref.transit_left = 0
     ref.shown = Shown()
-
-
-def start(ref, players, seats, dealer, game):
-    """Referee.start: a new game (described there)."""
-    if game is not None:
-        ref.game = game
-        ref.cards = game.cards
-    lay = ref.lay
-    seat_idx = None if seats is None else [lay.cidx[c] for c in seats]
-    d = None if dealer is None else lay.cidx[dealer]
-    st = referee_mod.new_game(ref.game, players, seat_idx, d)
-    ref.header = {"format": FORMAT, "game": ref.game.name, "layout": lay.name,
-                  "players": players, "seats": [lay.colours[c] for c in st.seats],
-                  "dealer": ref._c(st.dealer)}
-    ref.recheck[:] = ref.untouched
-    if not ref.game.ranked:
-        ref.store.new(ref.header)  # a ranked game's once the starting pieces are read
-    ref.st = st
-    ref.turns = Offsets()
-    ref._set_phase("setup")
-    # one event for a game begun from the console or the board's menu alike
-    ref.out({"event": "new_game", "game": ref.game.name, "layout": lay.name,
-             "players": players, "seats": ref.header["seats"],
-             "dealer": ref.header["dealer"]})
-    ref._refresh()
