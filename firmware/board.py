@@ -1,43 +1,14 @@
 # The board as wired: reads the pin map, sensor map and LED map (hardware/*.json, deployed to
-# the device's config folder) and builds the drivers on real `machine` pins. Nothing else in
-# the firmware knows a GPIO number. The board variant (config/variant.json: its layout, whether
-# its pieces carry ranks) is `variant`; a config without one is the Agent DOG board (None).
-import json
+# the device's config folder) and builds the drivers on real `machine` pins (board_setup.py,
+# run once at power-up: its code is not kept in the heap). Nothing else in the firmware knows a
+# GPIO number. The board variant (config/variant.json: its layout, whether its pieces carry
+# ranks) is `variant`; a config without one is the Agent DOG board (None).
 from array import array
 
-import machine
-import neopixel
+from firmware import ondemand
 
-from firmware.hal import calibration
-from firmware.hal.scanner import Scanner
-from firmware.hal.mfrc522 import MFRC522, CardReader
-from firmware.hal.leds import Strip
-from firmware.hal.buttons import Button
-from firmware.hal.buzzer import Buzzer
-
-CALIB_FILE = "calib.json"
-VARIANT_FILE = "variant.json"
-MUX_CHANNELS = 16
-
-
-def load_map(config_dir, name):
-    """One of the hardware maps (pins, sensors, leds) as parsed JSON."""
-    with open(config_dir + "/" + name + ".json") as f:
-        return json.load(f)
-
-
-def load_variant(config_dir):
-    """What the deployed variant.json says about the board (a dict), or None without one."""
-    try:
-        f = open(config_dir + "/" + VARIANT_FILE)
-    except OSError:
-        return None
-    with f:
-        info = json.load(f)
-    # only what the firmware uses: the kit and the reasons stay on the laptop
-    return {"name": info.get("name"), "layout": info.get("layout"),
-            "ranked_pieces": bool(info.get("ranked_pieces")),
-            "rank_crosstalk": info.get("rank_crosstalk")}
+# the module that builds the board at power-up (firmware/ondemand.py)
+SETUP = "firmware.board_setup"
 
 
 class Names:
@@ -119,88 +90,9 @@ class NameIndex:
         return len(self.names)
 
 
-def _sensor_map(sensors, nmux, nbank):
-    """The sensor index wired to each (bank * 16 + channel) * nmux + ADC pin, -1 for none, as
-    the scanner takes it (an array, not a list of ints: no block of 4 bytes per channel asked
-    for at boot)."""
-    sensor_of = array("h", bytes(2 * MUX_CHANNELS * nmux * nbank))
-    for k in range(len(sensor_of)):
-        sensor_of[k] = -1
-    for i in range(len(sensors)):
-        m = sensors[i]["mux"]
-        sensor_of[((m // nmux) * MUX_CHANNELS + sensors[i]["channel"]) * nmux + m % nmux] = i
-    return sensor_of
-
-
 class Board:
     def __init__(self, config_dir="config", data_dir="."):
-        # the maps one at a time, each parsed tree dropped before the next is read: together
-        # they would be the largest thing the heap holds at boot
-        pins = load_map(config_dir, "pins")
-        mux = pins["mux"]
-        nmux = len(mux["adc"])
-        # mux m sits on ADC pin m % nmux in bank m // nmux (one bank when the map has none)
-        bank_pins = mux.get("bank")
-        sensors = load_map(config_dir, "sensors")["sensors"]
-        self.locations = Names(sensors, "loc")  # sensor index -> its location
-        self.index = NameIndex(self.locations)  # location -> sensor index
-        sensor_of = _sensor_map(sensors, nmux, len(bank_pins) if bank_pins else 1)
-        n_sensors = len(sensors)
-        del sensors
-        self.led_names = Names(load_map(config_dir, "leds")["leds"])
-        self.data_dir = data_dir
-        self.variant = load_variant(config_dir)
-        banks = None
-        if bank_pins:
-            banks = [machine.Pin(g, machine.Pin.OUT, value=1) for g in bank_pins]  # all off
-        select = [machine.Pin(g, machine.Pin.OUT, value=0) for g in mux["select"]]
-        adcs = [machine.ADC(machine.Pin(g), atten=machine.ADC.ATTN_11DB) for g in mux["adc"]]
-        self.calib_path = data_dir + "/" + CALIB_FILE
-        self._load_calibration(n_sensors)
-        self.scanner = Scanner(select, adcs, sensor_of, self.calib, banks=banks)
-        self._open_readers(pins["nfc"])
-        self._open_outputs(pins)
-
-    def _load_calibration(self, n_sensors):
-        self.calib_error = None
-        try:
-            calib = calibration.load(self.calib_path, n_sensors)
-        except ValueError as e:
-            self.calib_error = str(e)  # reported by the self-test; never silently replaced
-            calib = None
-        self.calibrated = calib is not None
-        if calib is None:
-            calib = calibration.Calibration(n_sensors)
-        self.calib = calib
-
-    def _open_readers(self, nfc):
-        spi = machine.SPI(nfc["spi"], baudrate=nfc["baudrate"], sck=machine.Pin(nfc["sck"]),
-                          mosi=machine.Pin(nfc["mosi"]), miso=machine.Pin(nfc["miso"]))
-        # every reader's chip select high before the bus carries a byte (nfc.more_cs: further
-        # readers on the same bus, named by nfc.readers): a select left floating would let a
-        # module answer with the one addressed. One pulse of the shared reset restarts them all
-        cs = [machine.Pin(g, machine.Pin.OUT, value=1)
-              for g in [nfc["cs"]] + list(nfc.get("more_cs", ()))]
-        rst = machine.Pin(nfc["rst"], machine.Pin.OUT, value=1)
-        self.nfc = MFRC522(spi, cs[0], rst)
-        self.cards = CardReader(self.nfc)
-        self.readers = [self.cards]
-        self.reader_names = nfc.get("readers", ["cards"])
-        for pin in cs[1:]:
-            self.readers.append(CardReader(MFRC522(spi, pin, rst, reset=False)))
-
-    def _open_outputs(self, pins):
-        # the LED strip, the two buttons and the buzzer
-        led = pins["leds"]
-        power = pins["power"]
-        np = neopixel.NeoPixel(machine.Pin(led["pin"], machine.Pin.OUT), led["count"])
-        self.leds = Strip(np, budget_ma=power["led_budget_ma"],
-                          ma_per_channel=power["led_ma_per_channel"], idle_ma=power["led_idle_ma"])
-        b = pins["buttons"]
-        self.confirm = Button(machine.Pin(b["confirm"], machine.Pin.IN, machine.Pin.PULL_UP))
-        self.back = Button(machine.Pin(b["back"], machine.Pin.IN, machine.Pin.PULL_UP))
-        self.buzzer = Buzzer(machine.PWM(machine.Pin(pins["buzzer"]["pin"]), freq=1000,
-                                         duty_u16=0))
+        ondemand.call(SETUP, "build", self, config_dir, data_dir)
 
     def release_names(self):
         """Once the view has its index tables, the LED names are not needed."""

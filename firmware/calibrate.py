@@ -3,7 +3,7 @@
 # per-sensor readings, thresholds and rank bands that `agentboard calibrate` draws as a picture.
 import json
 
-from firmware.hal import calibration, measure
+from firmware.hal import calibration, calibration_ops, measure
 from firmware.hal.scanner import NAMES, NO_BAND
 from shared_rules.ranks import RANKS
 SPOT_MARK = ":s"  # start-area spots are named COLOUR:s1 .. COLOUR:s4
@@ -150,7 +150,7 @@ def sensor_parts(board):
                      ("dn_off", c.dn_off)):
         if c.ranked and key in ("up", "down"):
             # what a king reads there: the readings are kept with the rank measured
-            arr = [c.king_reading(i, key == "up") for i in range(c.n)]
+            arr = [calibration_ops.king_reading(c, i, key == "up") for i in range(c.n)]
         yield ', "%s": %s' % (key, json.dumps(list(arr)))
     if c.ranked:
         band = getattr(sc, "band", None)

@@ -18,7 +18,11 @@ import struct
 import json
 from binascii import crc32
 
-from firmware.records import ENOSPC, Offsets, replay
+from firmware import ondemand
+from firmware.records import ENOSPC
+
+# the module that reads the journal back at power-up (FlashLog.load)
+LOAD = "firmware.flashlog_load"
 HEAD = 8            # length, game number, CRC
 ALIGN = 4
 END = 0xFFFF        # an erased length: nothing more
@@ -71,64 +75,11 @@ class FlashLog:
             return -1, None
         return n, text
 
-    def _erased(self, at, end):
-        buf = bytearray(CHUNK)
-        while at < end:
-            k = min(CHUNK, end - at)
-            view = memoryview(buf)[:k]
-            self._read(at, view)
-            if bytes(view) != b"\xff" * k:
-                return False
-            at += k
-        return True
-
     def load(self):
         """(header, offsets of the turns in force), or (None, Offsets()) with no game; finds
-        where the next record goes, marking a torn one."""
-        self.pos = 0
-        self.clean = 0
-        h = self.head
-        self._read(0, h)
-        n, game, _ = struct.unpack("<HHI", h)
-        if n == END or n == NEXT_SECTOR:
-            return None, Offsets()
-        self.game = game
-        return replay(self._records())
-
-    def _records(self):
-        # yields (where, record) in order; leaves pos where the next record goes and clean
-        # past it as far as the flash is known erased
-        at = 0
-        sector = self.sector
-        while at < self.size:
-            n, text = self._record(at)
-            if n == NEXT_SECTOR:
-                at = (at // sector + 1) * sector
-                continue
-            obj = None
-            if text is not None:
-                try:
-                    obj = json.loads(bytes(text))
-                except ValueError:
-                    n = -1
-            if obj is not None:
-                yield at, obj
-                at += _aligned(HEAD + n)
-                continue
-            if at % sector == 0:
-                # at a sector's start anything but a record (erased-looking flash included:
-                # its erase may have been cut short) is a sector to erase before use
-                pass
-            elif n == END and self._erased(at, (at // sector + 1) * sector):
-                # the sector's erase was whole: a record went into it after it
-                self.clean = (at // sector + 1) * sector
-            else:  # torn, or not erased behind the last record: on at the next sector
-                self._mark(at)
-                at = (at // sector + 1) * sector
-            break
-        self.pos = at
-        if self.clean < at:
-            self.clean = at
+        where the next record goes, marking a torn one. Once a power-up: its code is in
+        LOAD, imported for the call and dropped after it (firmware/ondemand.py)."""
+        return ondemand.call(LOAD, "load", self)
 
     def _mark(self, at):
         self.part.writeblocks(at // self.sector, b"\x00\x00", at % self.sector)
@@ -200,4 +151,3 @@ class FlashLog:
         self.part.writeblocks(at // sector, rec, at % sector)
         self.pos = at + size
         return at
-

@@ -3,7 +3,7 @@
 # before: hal/mfrc522.poll_turn), the buttons and the console, and redraws the LEDs when
 # something changed (and five times a second for blinking). A family of games (firmware/games/)
 # gives its App the hooks below; the loop, the new-game menu's buttons, the console's dispatch
-# and the console ops every board has (App's methods named in COMMON_OPS) are written here once.
+# and the console ops every board has (COMMON_OPS, in common_ops.py) are written here once.
 import time
 
 try:
@@ -12,8 +12,9 @@ except ImportError:  # CPython (the simulator): the names stay plain module cons
     def const(__expr):  # positional only (the __ prefix), as micropython.const is
         return __expr
 
+from firmware import ondemand
 from firmware.board import Board
-from firmware.store import open_store, LOST
+from firmware.store import open_store
 from firmware.console import Console, StdinLines, stdout_parts, report_boot
 from firmware.hal.buttons import PRESS, RELEASE, HOLD
 from firmware.hal.mfrc522 import poll_turn
@@ -32,6 +33,9 @@ GAME_OVER = "game_over"  # the phase every referee names a finished game by
 # names. Command tables are tuples of names, each resolved when a command comes: a dict of
 # (function, flag) pairs would hold its entries in the heap for the board's whole life.
 COMMON_OPS = ("enrol", "calibrate", "sensors", "public", "export")
+# their module (functions of the App and the command), imported for each command and dropped
+# after it (firmware/ondemand.py): a board runs them rarely, their code is not kept in the heap
+COMMON_OPS_MODULE = "firmware.common_ops"
 # the ops (of every board or of a family) that answer no_game without a game
 NEED_GAME = ("public", "export", "undo")
 # the type checker's view of what a family's App sets and gives (below); never true on a board,
@@ -75,6 +79,7 @@ class App:
     SOUNDS = {}
     GAME = None
     OPS = ()
+    OPS_MODULE = None  # the module of the family's ops that are not App methods (ondemand)
     # set by the family's setup, and its hooks (described below)
     ref: "Any"
     view: "Any"
@@ -192,40 +197,13 @@ class App:
             return err("bad_request", "unknown op %r" % (op,))
         if op in NEED_GAME and self.ref.st is None:
             return err("no_game", "no game yet: start one with new_game")
-        return getattr(self, op)(cmd)
-
-    # the console ops every board has (COMMON_OPS), over the referee's contract: enrol a
-    # sticker, calibrate or read the sensors between games, the public view and the game
-    # record of the game going on
-    def enrol(self, cmd):
-        try:
-            self.cardmap.enrol(cmd.get("uid"), cmd.get("card"))
-        except ValueError as e:
-            return err("bad_request", str(e))
-        return {"ok": True, "cards_enrolled": self.cardmap.count()}
-
-    def calibrate(self, cmd):
-        # raw readings of a running game would show where pieces stand as finely as a magnet
-        # differs from another; re-measuring would disturb the game; and in a game's setup the
-        # pieces stand on the board the empty step measures
-        if not self.free():
-            return err("not_now", "a game is running: calibrate before a game, or after it "
-                       "(new_game replaces it)")
-        # only for this command: its code stays off the heap
-        from firmware import calibrate as cal
-        if cmd["op"] == "sensors":
-            return ("sensors", cal.sensor_parts(self.board))
-        return cal.command(self.board, cmd)
-
-    sensors = calibrate
-
-    def public(self, cmd):
-        return {"ok": True, "view": self.ref.public_view()}
-
-    def export(self, cmd):
-        if not self.store.whole():
-            return err("not_now", LOST)
-        return ("record", self.ref.export_parts())
+        fn = getattr(self, op, None)
+        if fn is not None:
+            return fn(cmd)
+        # an op whose code is kept off the heap: a function of the family's OPS_MODULE, or of
+        # COMMON_OPS_MODULE for the ops every board has
+        return ondemand.call(COMMON_OPS_MODULE if op in COMMON_OPS else self.OPS_MODULE, op,
+                             self, cmd)
 
     def each_scan(self):
         """Once a scan, after the sensors (a hook: a family's referee with a clock per scan)."""
@@ -244,6 +222,7 @@ class App:
 
 def err(kind, reason):
     return {"ok": False, "error": kind, "reason": reason}
+
 
 def run(cls, config_dir="config", data_dir=".", max_scans=-1, write=print_line, inp=None,
         write_parts=None):

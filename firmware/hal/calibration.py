@@ -10,9 +10,8 @@
 # neighbouring levels, and a reading leaves a band only past its edge by 1/RANK_HYST of the
 # edge's swing. A file without ranks: an unranked board.
 from array import array
-import json
-import os
-import math
+
+from firmware import ondemand
 
 FORMAT = "agentboard-calibration/1"
 ON = 0.5    # a class is entered past half of the measured swing ...
@@ -61,6 +60,9 @@ RANK_HYST = 10  # a rank is left only past its band's edge by 1/10 of the edge's
 # Ranks; one reading's noise is about 4 mV rms, and the step averages 16 scans)
 RANK_PRESENT = swing_to_u16(0.02)
 MIN_LEVEL_RATIO = 1.3  # neighbouring ranks closer than this cannot be told apart reliably
+# the module of the thresholds' arithmetic, the measuring steps' changes and the stored form:
+# run at power-up and while calibrating only, imported for each call and dropped after it
+OPS = "firmware.hal.calibration_ops"
 
 
 def readings(n):
@@ -96,72 +98,6 @@ class Calibration:
         self.dn_edge = array("H")
         self.update()
 
-    def set_ranks(self, levels, king_up, king_down):
-        """Makes this a ranked calibration (levels: 4 fractions of the king's swing, falling)."""
-        self.ranked = True
-        self.levels = [float(v) for v in levels]
-        self.king_up = int(king_up)
-        self.king_down = int(king_down)
-        if len(self.up_edge) != 3 * self.n:
-            self.up_edge = readings(3 * self.n)
-            self.dn_edge = readings(3 * self.n)
-        self.update()
-
-    def king_swing(self, i):
-        """(up, down) swing a king gives on sensor i: measured (one way up measured gives the
-        other through the board's mean ratio of the two), or the board's mean."""
-        b = self.base[i]
-        up = self._king(self.up[i] - b, self.up_rank[i]) if self.up[i] else 0
-        dn = self._king(b - self.down[i], self.down_rank[i]) if self.down[i] else 0
-        if not up:
-            up = dn * self.king_up // max(1, self.king_down) if dn else self.king_up
-        if not dn:
-            dn = up * self.king_down // max(1, self.king_up) if up else self.king_down
-        return max(up, 1), max(dn, 1)
-
-    def _king(self, swing, rank):
-        return int(swing / self.levels[rank]) if rank else swing
-
-    def king_reading(self, i, upright):
-        """What a king reads on sensor i as measured (0: not measured that way up)."""
-        if not (self.up[i] if upright else self.down[i]):
-            return 0
-        up, dn = self.king_swing(i)
-        b = self.base[i]
-        return min(65535, b + up) if upright else max(1, b - dn)
-
-    def swing(self, i):
-        """(up swing, down swing) of sensor i: measured, or nominal where not measured (on a
-        ranked board: the weakest rank's, so every rank is a piece)."""
-        if self.ranked:
-            up, dn = self.king_swing(i)
-            low = self.levels[RANKS - 1]
-            return int(up * low), int(dn * low)
-        b = self.base[i]
-        up = self.up[i] - b if self.up[i] else NOMINAL_SWING
-        dn = b - self.down[i] if self.down[i] else NOMINAL_SWING
-        return up, dn
-
-    def update(self):
-        for i in range(self.n):
-            b = self.base[i]
-            up, dn = self.swing(i)
-            up = max(up, 1)
-            dn = max(dn, 1)
-            self.up_on[i] = min(65535, b + int(up * ON))
-            self.up_off[i] = min(65535, b + int(up * OFF))
-            self.dn_on[i] = max(0, b - int(dn * ON))
-            self.dn_off[i] = max(0, b - int(dn * OFF))
-        if self.ranked:
-            lv = self.levels
-            mids = [math.sqrt(lv[j] * lv[j + 1]) for j in range(RANKS - 1)]
-            for i in range(self.n):
-                b = self.base[i]
-                up, dn = self.king_swing(i)
-                for j in range(RANKS - 1):
-                    self.up_edge[3 * i + j] = min(65535, b + int(up * mids[j]))
-                    self.dn_edge[3 * i + j] = max(0, b - int(dn * mids[j]))
-
     def rank_lo(self, i, upright, k):
         """The lowest reading for which sensor i keeps rank k (upright or upside down): its
         band's lower edge less 1/RANK_HYST of that edge's swing. Two calls, not one returning a
@@ -190,132 +126,44 @@ class Calibration:
             return b - e + e // RANK_HYST
         return 65535
 
-    def set_baseline(self, sums, count):
-        """Takes the averages as baselines; a sensor whose average lies outside what a working
-        sensor puts out keeps its old baseline. Returns those sensors' indices."""
-        bad = []
-        for i in range(self.n):
-            avg = sums[i] // count
-            if self.fault_lo <= avg <= self.fault_hi:
-                self.base[i] = avg
-            else:
-                bad.append(i)
-        self.update()
-        return bad
+    # what runs at power-up and while calibrating only (OPS's functions, described there): the
+    # scan loop reads the thresholds and rank_lo / rank_hi, the rest of its code is not kept
+    def set_ranks(self, *args):
+        ondemand.call(OPS, "set_ranks", self, *args)
 
-    def set_piece(self, i, up_reading, down_reading, up_rank=0, down_rank=0):
-        """Sensor i's readings with a piece upright and upside down (0: not measured), each
-        of a piece of that rank (ranked boards; 0 the king)."""
-        self.up[i] = up_reading
-        self.down[i] = down_reading
-        self.up_rank[i] = up_rank
-        self.down_rank[i] = down_rank
-        self.update()
+    def king_swing(self, i):
+        return ondemand.call(OPS, "king_swing", self, i)
 
-    def weak(self, fraction=0.4):
-        """Sensors whose measured swing is under `fraction` of the nominal one: a weak magnet,
-        a sensor mounted too far away, or a wrong sensor grade."""
-        out = []
-        for i in range(self.n):
-            if self.up[i] or self.down[i]:
-                if self.ranked:
-                    up, dn = self.king_swing(i)
-                    nominal = min(self.king_up, self.king_down)
-                else:
-                    up, dn = self.swing(i)
-                    nominal = NOMINAL_SWING
-                if min(up, dn) < nominal * fraction:
-                    out.append(i)
-        return out
+    def king_reading(self, *args):
+        return ondemand.call(OPS, "king_reading", self, *args)
+
+    def swing(self, i):
+        return ondemand.call(OPS, "swing", self, i)
+
+    def update(self):
+        ondemand.call(OPS, "update", self)
+
+    def set_baseline(self, *args):
+        return ondemand.call(OPS, "set_baseline", self, *args)
+
+    def set_piece(self, *args):
+        ondemand.call(OPS, "set_piece", self, *args)
+
+    def weak(self, *args):
+        return ondemand.call(OPS, "weak", self, *args)
 
     def to_json(self):
-        out = {"format": FORMAT, "n": self.n, "base": list(self.base), "up": list(self.up),
-               "down": list(self.down), "fault_lo": self.fault_lo, "fault_hi": self.fault_hi}
-        if self.ranked:
-            out["ranks"] = {"levels": self.levels, "king_up": self.king_up,
-                            "king_down": self.king_down}
-        if any(self.up_rank) or any(self.down_rank):
-            out["up_rank"] = list(self.up_rank)
-            out["down_rank"] = list(self.down_rank)
-        return out
+        return ondemand.call(OPS, "to_json", self)
 
     def save(self, path):
-        tmp = path + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump(self.to_json(), f)
-        os.rename(tmp, path)
+        ondemand.call(OPS, "save", self, path)
 
 
 def from_json(obj, n):
     """A Calibration from its stored form; ValueError says what is wrong with it."""
-    if type(obj) is not dict or obj.get("format") != FORMAT:
-        raise ValueError("not an agentboard calibration file")
-    if obj.get("n") != n:
-        raise ValueError("calibration is for %r sensors, this board has %d" % (obj.get("n"), n))
-    c = Calibration(n)
-    for key in ("base", "up", "down"):
-        vals = obj.get(key)
-        if type(vals) is not list or len(vals) != n:
-            raise ValueError("calibration field '%s' must list %d readings" % (key, n))
-        arr = getattr(c, key)
-        for i in range(n):
-            v = vals[i]
-            if type(v) is not int or not 0 <= v <= 65535:
-                raise ValueError("calibration %s[%d] = %r is not a reading" % (key, i, v))
-            arr[i] = v
-    for key in ("fault_lo", "fault_hi"):
-        v = obj.get(key)
-        if type(v) is not int or not 0 <= v <= 65535:
-            raise ValueError("calibration field '%s' is not a reading" % key)
-        setattr(c, key, v)
-    for key in ("up_rank", "down_rank"):
-        vals = obj.get(key)
-        if vals is None:
-            continue  # every reading a king's (or files from before these fields)
-        if type(vals) is not list or len(vals) != n or any(
-                type(v) is not int or not 0 <= v < RANKS for v in vals):
-            raise ValueError("calibration field '%s' must list %d ranks (0-%d)" % (
-                key, n, RANKS - 1))
-        getattr(c, key)[:] = bytes(vals)
-    ranks = obj.get("ranks")
-    if ranks is not None:
-        levels, king_up, king_down = _ranks(ranks)
-        c.set_ranks(levels, king_up, king_down)
-    c.update()
-    return c
-
-
-def _ranks(ranks):
-    """(levels, king_up, king_down) from a stored `ranks` field; ValueError if it is wrong."""
-    if type(ranks) is not dict:
-        raise ValueError("calibration field 'ranks' must be an object")
-    levels = ranks.get("levels")
-    if type(levels) is not list or len(levels) != RANKS or any(
-            type(v) not in (int, float) or not 0 < v <= 1 for v in levels):
-        raise ValueError("calibration ranks.levels must list %d fractions of the king's swing"
-                         % RANKS)
-    for j in range(RANKS - 1):
-        if levels[j] < levels[j + 1] * MIN_LEVEL_RATIO:
-            raise ValueError("calibration ranks.levels must fall by %.1f times from rank to "
-                             "rank" % MIN_LEVEL_RATIO)
-    swings = []
-    for key in ("king_up", "king_down"):
-        v = ranks.get(key)
-        if type(v) is not int or not 0 < v <= 65535:
-            raise ValueError("calibration ranks.%s is not a swing" % key)
-        swings.append(v)
-    return levels, swings[0], swings[1]
+    return ondemand.call(OPS, "from_json", obj, n)
 
 
 def load(path, n):
     """The stored calibration, or None when there is none yet. Raises ValueError if broken."""
-    try:
-        f = open(path)
-    except OSError:
-        return None
-    with f:
-        try:
-            obj = json.load(f)
-        except ValueError:
-            raise ValueError("calibration file %s is not JSON" % path)
-    return from_json(obj, n)
+    return ondemand.call(OPS, "load", path, n)

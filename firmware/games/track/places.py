@@ -2,8 +2,11 @@
 # position implies (a class per sensor, and in a ranked game the rank band of the piece on it;
 # start areas as a count of pieces on their four spots, since any spot will do), the sensors
 # where the sensed board differs from it, and what the players must do at each.
+from firmware import ondemand
 from firmware.hal.scanner import EMPTY, UP, DOWN, NO_BAND  # noqa: F401 -- NO_BAND: no rank
 
+# the module that builds the tables at power-up (firmware/ondemand.py): its code is not kept
+SETUP = "firmware.games.track.setup"
 COUNTED = 255  # start-area spots: compared by count, not one by one
 ANY = 255      # count of a colour not in the game: its pieces may rest in their area or not
 
@@ -18,38 +21,7 @@ FAULT = 5     # the sensor reads nonsense
 class Places:
     def __init__(self, lay, index):
         """index: WLOC name -> sensor index (Board.index)."""
-        self.lay = lay
-        self.n = len(index)
-        self.sensor = bytearray(lay.nboard)  # rules board location -> sensor index
-        for t in range(lay.n):
-            self.sensor[t] = index[str(t)]
-        for c in range(lay.ncol):
-            for k in range(lay.home_n):
-                self.sensor[lay.home(c, k)] = index["%s:h%d" % (lay.colours[c], k + 1)]
-        # (tables from bytes, not from a list of n ints: the list would ask a fragmented heap
-        # for one block of 4n bytes at boot)
-        self.loc = bytearray(b"\xff" * self.n)  # sensor index -> rules board location
-        for loc in range(lay.nboard):
-            self.loc[self.sensor[loc]] = loc
-        self.spots = []
-        self.spot_colour = bytearray(b"\xff" * self.n)
-        for c in range(lay.ncol):
-            row = []
-            k = 1
-            while "%s:s%d" % (lay.colours[c], k) in index:
-                i = index["%s:s%d" % (lay.colours[c], k)]
-                row.append(i)
-                self.spot_colour[i] = c
-                k += 1
-            self.spots.append(row)
-        # what expected() starts from, and copies at C speed instead of a loop over the
-        # sensors per call (it runs on every settled board): no piece anywhere, the start areas
-        # counted; no rank anywhere
-        self.no_piece = bytes(COUNTED if c != 255 else EMPTY for c in self.spot_colour)
-        self.no_band = bytes([NO_BAND]) * self.n
-        self.spot_list = bytes(i for row in self.spots for i in row)
-        self.track = bytes(i for i in range(self.n) if self.spot_colour[i] == 255)  # the rest
-        self.work = bytearray(self.n)  # scratch of _same()
+        ondemand.call(SETUP, "init_places", self, lay, index)
 
     def expected(self, st, classes, counts, bands=None):
         """Fills classes (per sensor) and counts (pieces per start area) for position st, and

@@ -11,15 +11,14 @@
 #
 # Everything it emits (events, the public view) is built from public information: the colour
 # under an undercover piece appears only once the rules reveal it (a knock-out, a reveal).
-from shared_rules import variant, movegen, notation
+from shared_rules import movegen, notation
 from shared_rules.apply import apply as rules_apply
+from firmware import ondemand
 from firmware.games.track import move_lights
 from shared_rules.move import Move, permutations
-from shared_rules.errors import BadInput
 from shared_rules.state import new_game
 from firmware.games.track import judge as judge_mod
 from firmware.games.track.places import NO_BAND
-from firmware.games.track.move_lights import Shown
 from firmware.store import FORMAT, Offsets, record_parts
 from firmware.hal.scanner import EMPTY, FAULT
 from shared_rules.ranks import RANKS
@@ -33,6 +32,12 @@ FAULT_BYTE = bytes([FAULT])
 # there: a hand carrying a piece space by space rests on each (a person counting spaces, some
 # 150 to 400 ms), a piece put down stays. docs/architecture.md, "Recognising moves"
 TRANSIT_MS = 600
+# the modules of the rarely run steps, imported for each call and dropped after it, not kept
+# in the heap (firmware/ondemand.py): its set-up; a game resumed at power-up, an undo, the
+# public view. A new game (start) stays: a game starts just after its variant's tables are
+# loaded, the heap's fullest moment, where a module loaded as well would need its room too
+SETUP = "firmware.games.track.setup"
+RARE = "firmware.games.track.referee_rare"
 
 
 class Referee:
@@ -40,103 +45,11 @@ class Referee:
         """store: a store.Guarded (undo asks it whether the record is whole); out: receives
         every event object; game: the variant refereed at first (default Agent DOG); a new game
         may choose another played on the same board."""
-        self.game = game or variant.load(variant.DEFAULT)
-        self.lay = self.game.lay
-        self._last_mismatch = []
-        self.ambiguous = False
-        self.move_json = None
-        self.cards = self.game.cards
-        self.places = places
-        self.store = store
-        self.cardmap = cardmap
-        self.out = out
-        n = places.n
-        self.sensed = bytearray(n)
-        self.bands = bytearray(bytes([NO_BAND]) * n)  # the rank band each sensor reads
-        self.exp = bytearray(n)
-        self.exp_bands = bytearray(bytes([NO_BAND]) * n)
-        self.counts = bytearray(self.lay.ncol)
-        self.touched = bytearray(n)
-        self.untouched = bytes(n)  # copied over touched and recheck to clear them at C speed
-        # the sensed classes when touched was last cleared (the card played, a Partner 4
-        # segment done): a square empty then and empty again is as if never touched
-        self.move_start = bytearray(n)
-        # squares whose piece must be lifted before the board counts as right: after an undo,
-        # where another piece belongs than the one standing there (the sensors cannot see
-        # two pieces swapped back, only that both squares were lifted)
-        self.recheck = bytearray(n)
-        self.st = None
-        self.header = None
-        self.turns = Offsets()  # where each turn in force starts in the game log
-        self.phase = "idle"
-        self.resume = "await_card"
-        self.card = -1
-        self.judge = None
-        self.cands = []
-        self.saved = False
-        self.diffs = []
-        self.bad = []
-        self.pre_move = None
-        self.lights = move_lights.NONE  # what the LEDs show for the card in play
-        self.accepted_at = -1  # sensor to flash after an accepted move
-        self.rejected = False
-        self.drawing = -1  # the seat told to draw a card (DOG Royal's special spaces)
-        # scans left before a piece standing on a space its move passes is refused there
-        # (0: none waiting); transit_scans is the app's to set: it knows its scan period
-        self.transit_scans = 1
-        self.transit_left = 0
-        self.shown = Shown()
+        ondemand.call(SETUP, "init_referee", self, places, store, cardmap, out, game)
 
     # -- the game on flash -----------------------------------------------------------------
     def resume_from_flash(self):
-        header, offsets = self.store.load()
-        if header is None:
-            return False
-        if not self._rebuild(header, offsets):
-            return False
-        if offsets.lift:
-            # an undo's exchange the power cut came before: its squares are still to be lifted
-            for loc in offsets.lift:
-                self.recheck[self.places.sensor[loc]] = 1
-        self.out({"event": "resumed", "turns": len(self.turns), "to_move": self._c(self.st.to_move)})
-        if not self.turns:  # cut off before the first move: the setup goes on
-            self._set_phase("setup")
-            self._refresh()
-        else:
-            self._after_turn_phase()
-        return True
-
-    def _rebuild(self, header, offsets):
-        try:
-            game = variant.load(header.get("game", variant.DEFAULT),
-                                header.get("layout", self.lay.name))
-            if game.lay.name != self.lay.name:
-                raise ValueError("the stored game is played on %s, this board is %s" % (
-                    game.lay.name, self.lay.name))
-            lay = game.lay
-            seats = [lay.cidx[c] for c in header["seats"]]
-            first = header.get("first")
-            if first is not None:
-                first = dict((lay.cidx[c], RANKS.index(first[c])) for c in first)
-            st = new_game(game, header["players"], seats, lay.cidx[header["dealer"]], first)
-            done = Offsets()
-            for at in offsets:
-                t = self.store.turn(at)
-                mv = notation.from_json(st, t["move"])
-                st, _ = rules_apply(st, mv)
-                done.append(at)
-        except (KeyError, ValueError, BadInput) as e:
-            self.out({"event": "fault", "what": "game.log", "reason": "stored game unreadable: %s"
-                      % (getattr(e, "reason", None) or e)})
-            return False
-        self.game = game
-        self.cards = game.cards
-        header["game"] = game.name  # a log written before games were named is Agent DOG's
-        header["layout"] = lay.name
-        self.header = header
-        self.turns = done
-        self.st = st
-        return True
+        return ondemand.call(RARE, "resume_from_flash", self)
 
     def start(self, players, seats=None, dealer=None, game=None):
         """A new game of `game` (a rules variant on this board; default the one played last).
@@ -548,28 +461,7 @@ class Referee:
         return True
 
     def undo(self):
-        if self.st is None or not self.turns or self.phase not in (
-                "await_card", "round_end", "mismatch", "game_over") or not self.store.whole():
-            return False
-        self.turns.pop()
-        was = self.st
-        self._rebuild(self.header, self.turns)
-        lift = []
-        for loc in range(self.lay.nboard):
-            if was.board[loc] and self.st.board[loc] and was.board[loc] != self.st.board[loc]:
-                self.recheck[self.places.sensor[loc]] = 1
-                lift.append(loc)
-        # the squares to lift are saved with the undo: a power cut before the players
-        # exchanged the pieces back must not forget that they have to
-        self.store.append({"undo": True, "lift": lift} if lift else {"undo": True})
-        self.out({"event": "undo", "turns": len(self.turns)})
-        self.card = -1
-        self.judge = None
-        self.lights = move_lights.NONE
-        self.resume = "await_card"
-        self._set_phase("await_card")
-        self._refresh()
-        return True
+        return ondemand.call(RARE, "undo", self)
 
     # -- what players and tools may see ------------------------------------------------------
     def publish(self):
@@ -617,40 +509,7 @@ class Referee:
         return sh
 
     def public_view(self):
-        st = self.st
-        lay = self.lay
-        # filled by location and by seat, never piece by piece: the order the keys go in is
-        # the order they come out (see console.py)
-        board = {}
-        ranks = {} if st.game.ranked else None  # ranks are printed on the pieces: public
-        for loc in range(lay.nboard):
-            q = st.board[loc]
-            if q:
-                key = str(lay.loc_json(loc))
-                board[key] = "undercover" if st.undercover(q - 1) else \
-                    self._c(lay.piece_colour[q - 1])
-                if ranks is not None:
-                    ranks[key] = RANKS[lay.piece_slot[q - 1]]
-        areas = {}
-        for c in st.seats:
-            n = 0
-            for p in lay.pieces_of(c):
-                n += st.pos[p] >= lay.nboard
-            areas[self._c(c)] = n
-        view = {"game": st.game.name, "layout": lay.name,
-                "to_move": self._c(st.to_move), "dealer": self._c(st.dealer),
-                "players": st.players, "phase": self.phase,
-                "last_card": self.cards.names[st.last_card] if st.last_card >= 0 else None,
-                "out": [self._c(c) for c in st.seats if (st.out >> c) & 1],
-                "cards_left": dict((self._c(c), st.cards[c]) for c in st.seats),
-                "board": board, "start_areas": areas,
-                "expected": self._names(self.diffs) if self.phase in (
-                    "setup", "await_effect", "mismatch", "await_move") else [],
-                "card": self.cards.names[self.card] if self.card >= 0 else None,
-                "steps_left": self.judge.left() if self.phase == "await_move" else None}
-        if ranks is not None:
-            view["ranks"] = ranks
-        return view
+        return ondemand.call(RARE, "public_view", self)
 
     def export_parts(self):
         return record_parts(self.store, self.header, self.turns)
@@ -662,4 +521,3 @@ def before_meetings(events):
         if events[j]["type"] == "meeting":
             return events[:j]
     return events
-
