@@ -7,6 +7,17 @@ from array import array
 
 from firmware import ondemand
 
+# the type checker's alone (pyright reads any TYPE_CHECKING as true): board_setup.py builds
+# the parts, so the class says what they are; on a board the block is never run
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from firmware.hal.scanner import Scanner
+    from firmware.hal.mfrc522 import MFRC522, CardReader
+    from firmware.hal.leds import Strip
+    from firmware.hal.buttons import Button
+    from firmware.hal.buzzer import Buzzer
+    from firmware.hal.calibration import Calibration
+
 # the module that builds the board at power-up (firmware/ondemand.py)
 SETUP = "firmware.board_setup"
 
@@ -91,6 +102,26 @@ class NameIndex:
 
 
 class Board:
+    # what board_setup.build makes (annotations only: no code, no heap on a board)
+    locations: "Names"
+    index: "NameIndex"
+    led_names: "Names"
+    data_dir: str
+    variant: dict
+    calib_path: str
+    calib: "Calibration"
+    calib_error: "str | None"
+    calibrated: bool
+    scanner: "Scanner"
+    nfc: "MFRC522"
+    cards: "CardReader"
+    readers: list
+    reader_names: list
+    leds: "Strip"
+    confirm: "Button"
+    back: "Button"
+    buzzer: "Buzzer"
+
     def __init__(self, config_dir="config", data_dir="."):
         ondemand.call(SETUP, "build", self, config_dir, data_dir)
 

@@ -22,8 +22,17 @@ def _uid(reader):
     return "".join(["%02x" % x for x in reader.uid])
 
 
+TYPE_CHECKING = False  # the type checker's alone (pyright reads any TYPE_CHECKING as true)
+if TYPE_CHECKING:
+    from shared_rules.layout import Layout
+    from firmware.games.track.places import Places
+
+
 class App(Loop):
     SOUNDS = SOUNDS
+    # what setup.setup makes (annotations only: no code, no heap on a board)
+    lay: "Layout"
+    places: "Places"
 
     # set-up, the menu's start and the console's own ops run rarely: their code is in SETUP and
     # OPS_MODULE, imported for each call and dropped after it (firmware/ondemand.py), not kept

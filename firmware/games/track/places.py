@@ -18,7 +18,28 @@ EXCHANGE = 4  # another piece belongs here (a swap taken back; the wrong rank)
 FAULT = 5     # the sensor reads nonsense
 
 
+# the type checker's alone (pyright reads any TYPE_CHECKING as true): the set-up builds
+# the object elsewhere (setup.py, on demand), so the class says what it holds; on a board the
+# block is never run
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from shared_rules.layout import Layout
+
+
 class Places:
+    # what setup.init_places makes (annotations only: no code, no heap on a board)
+    lay: "Layout"
+    n: int
+    sensor: bytearray
+    loc: bytearray
+    spots: list
+    spot_colour: bytearray
+    no_piece: bytes
+    no_band: bytes
+    spot_list: bytes
+    track: bytes
+    work: bytearray
+
     def __init__(self, lay, index):
         """index: WLOC name -> sensor index (Board.index)."""
         ondemand.call(SETUP, "init_places", self, lay, index)

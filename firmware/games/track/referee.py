@@ -40,7 +40,37 @@ SETUP = "firmware.games.track.setup"
 RARE = "firmware.games.track.referee_rare"
 
 
+# the type checker's alone (pyright reads any TYPE_CHECKING as true): the set-up builds
+# the object elsewhere (setup.py, on demand), so the class says what it holds; on a board the
+# block is never run
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable
+    from shared_rules.layout import Layout
+    from firmware.games.track.places import Places
+    from firmware.store import Guarded
+    from firmware.cardmap import CardMap
+
+
 class Referee:
+    # what setup.init_referee makes (annotations only: no code, no heap on a board)
+    lay: "Layout"
+    places: "Places"
+    store: "Guarded"
+    cardmap: "CardMap"
+    out: "Callable[[dict], object]"
+    sensed: bytearray
+    bands: bytearray
+    exp: bytearray
+    exp_bands: bytearray
+    counts: bytearray
+    touched: bytearray
+    untouched: bytes
+    move_start: bytearray
+    recheck: bytearray
+    transit_scans: int
+    shown: "move_lights.Shown"
+
     def __init__(self, places, store, cardmap, out, game=None):
         """store: a store.Guarded (undo asks it whether the record is whole); out: receives
         every event object; game: the variant refereed at first (default Agent DOG); a new game
