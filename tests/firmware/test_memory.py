@@ -4,6 +4,8 @@ import json
 import math
 import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -210,3 +212,16 @@ def test_code_loaded_for_boot_and_console_ops_is_dropped_after_them(tmp_path):
     assert len(answers["sensors"]["sensors"]["raw"]) == 96
     # after boot and after every scan (each takes at most one command), none is imported
     assert res["imported"] == [[]] * len(res["imported"]), res["imported"]
+
+
+def test_the_track_boards_code_loads_the_split_cards_rules_only_with_a_partner_4():
+    # DOG and DOG Royal have no split card: on an ESP32 without ROMFS a module's code sits in
+    # the heap once imported, so the board's code (the app, the referee, the judge) must not
+    # import shared_rules.split (3.7 KB on the 64-bit port) until the judge meets a Partner 4
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    code = ("import sys\n"
+            "from firmware.games.track import app, referee, judge\n"
+            "print('shared_rules.split' in sys.modules, 'shared_rules.segments' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.split() == ["False", "False"], out.stdout + out.stderr

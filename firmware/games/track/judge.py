@@ -10,7 +10,7 @@
 # The Partner 4 (SplitMove) is followed step by step, as players move it: each placement is a
 # segment of single steps that must be walkable from where the piece stood, pieces it burned
 # must come off, and the steps left must still be playable. When all four are used, it is done.
-from shared_rules import movegen, split
+from shared_rules import movegen
 from shared_rules.hints import Hints
 from shared_rules.apply import changes
 from shared_rules.move import Move
@@ -408,6 +408,10 @@ class SplitMove:
         self.places = places
         self.total = st.game.cards.steps[movegen.effective(st, k)][0]
         self.colour = st.plays(st.to_move)
+        # the split's rules, loaded with the first Partner 4 (a DOG board never plays one:
+        # on an ESP32 without ROMFS a module's code sits in the heap once imported)
+        from shared_rules import split
+        self.split = split
         self.sp = split.Split(st, self.colour)
         self.work = st.copy()
         self.code = 0
@@ -486,6 +490,7 @@ class SplitMove:
         p = work.at(a)
         if p < 0 or p not in self.sp.movable:
             return False
+        split = self.split
         why, code, n, burned_at = split.segment(work, self.sp, p, goal, self.code, self.used,
                                                 self.total)
         if why != split.OK:
@@ -504,7 +509,7 @@ class SplitMove:
         return True
 
     def fired(self):
-        return split.fired(self.work, self.code, self.total)
+        return self.split.fired(self.work, self.code, self.total)
 
 
 def for_card(st, k, places):
