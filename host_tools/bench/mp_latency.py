@@ -27,6 +27,7 @@ from host_tools.games.track.world import TrackWorld
 from host_tools.sim.world import config_dir
 mp_window.exclude_hardware()  # before the firmware binds a name of the stand-ins
 from firmware.games.track import app as app_mod
+from firmware.loop import SCAN_MS
 from shared_rules import variant
 
 N = int(sys.argv[1])
@@ -72,8 +73,8 @@ def run_until(cond, limit=400):
         a.step(n)
         n += 1
         spent = w.clock_us - t0
-        if spent < app_mod.SCAN_MS * 1000:
-            w.advance_us(app_mod.SCAN_MS * 1000 - spent)  # as app.main paces the loop
+        if spent < SCAN_MS * 1000:
+            w.advance_us(SCAN_MS * 1000 - spent)  # as app.main paces the loop
         if cond():
             return
     raise SystemExit("timed out")
