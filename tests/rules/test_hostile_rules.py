@@ -360,9 +360,13 @@ def test_a_closed_stdout_ends_the_server_quietly(interpreter):
 @pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
 def test_ctrl_c_ends_the_server_without_a_traceback(interpreter):
     cmd = [ROOT + "/.venv/bin/python"] if interpreter == "cpython" else [micropython_cmd()]
+    # Ctrl-C as at a terminal: SIGINT at its default in the server. A pytest-xdist worker may
+    # ignore SIGINT, and a child inherits an ignored signal; CPython then installs no
+    # KeyboardInterrupt for it, and the server went on to the end of its input (exit 0)
     proc = subprocess.Popen(cmd + ["-m", "shared_rules", "serve"], cwd=ROOT,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdin and proc.stdout
     proc.stdin.write((json.dumps(GOOD) + "\n").encode())
     proc.stdin.flush()
