@@ -147,7 +147,12 @@ function drawBoard(lay) {
     el("use", { x: x - RANK_SIZE / 2, y: y - RANK_SIZE / 2, width: RANK_SIZE, height: RANK_SIZE,
                 class: "rank", "data-rank": "", visibility: "hidden" }, g);
     el("text", { x: x, y: y + 4, class: "mark", "data-mark": "" }, g);
-    g.addEventListener("click", () => queue(() => onLocation(name)));
+    // the mode and the upside-down box as they are at the click: the action may wait in the
+    // queue while the person goes on to set them for the next one
+    g.addEventListener("click", () => {
+      const how = { mode: mode(), upsideDown: document.getElementById("upside-down").checked };
+      queue(() => onLocation(name, how));
+    });
   }
 }
 
@@ -161,10 +166,10 @@ async function act(body) {
 
 function mode() { return document.querySelector("input[name=mode]:checked").value; }
 
-async function onLocation(name) {
+async function onLocation(name, how) {
   if (state.replay) return;
   const occupied = !!state.pieces[name];
-  const m = mode();
+  const m = how.mode;
   if (m === "flip") return act({ op: "flip", at: name });
   if (m === "slide") {
     if (state.slideFrom === null) {
@@ -177,7 +182,7 @@ async function onLocation(name) {
     const lifted = await act({ op: "lift", at: from });
     if (!lifted.ok) return;
     return act({ op: "slide", id: lifted.id, path: slidePath(from, name),
-                 upside_down: document.getElementById("upside-down").checked });
+                 upside_down: how.upsideDown });
   }
   if (occupied) {
     const ans = await act({ op: "lift", at: name });
@@ -187,8 +192,7 @@ async function onLocation(name) {
   const id = state.selected && state.held.some(h => h.id === state.selected)
     ? state.selected : (state.held.length ? state.held[0].id : null);
   if (!id) return say("no piece in hand: click a piece to lift it");
-  const ans = await act({ op: "place", id: id, at: name,
-                          upside_down: document.getElementById("upside-down").checked });
+  const ans = await act({ op: "place", id: id, at: name, upside_down: how.upsideDown });
   if (ans.ok) state.selected = null;
 }
 

@@ -60,7 +60,9 @@ function drawSpaces(svg, lay) {
     }
     el("circle", { cx: x, cy: y + 3, r: 15, class: "pawn", visibility: "hidden", "data-pawn": "" }, g);
     el("text", { x: x, y: y + 8, class: "mark", "data-mark": "" }, g);
-    g.addEventListener("click", () => queue(() => onSpace(name)));
+    // the mode as it is at the click: the action may wait in the queue while the person
+    // switches the mode for the next one
+    g.addEventListener("click", () => { const m = mode(); queue(() => onSpace(name, m)); });
   }
 }
 
@@ -131,9 +133,9 @@ function slidePath(from, to) {
   return path;
 }
 
-async function onSpace(name) {
+async function onSpace(name, m) {
   const occupied = !!state.pieces[name];
-  if (mode() === "slide") {
+  if (m === "slide") {
     if (state.slideFrom === null) {
       if (!occupied) return say("slide: click the pawn first");
       state.slideFrom = name;

@@ -193,6 +193,15 @@ def expects(twin, loc):
     return loc in view.get("expected", [])
 
 
+def lies(twin, loc, how):
+    """The piece clicked down at loc lies there, upright or upside down, in the simulated world:
+    the page acts one click after the other, so the next click may not count on it before."""
+    def there():
+        got = twin.state()["pieces"].get(loc)
+        return got is not None and (got == "undercover") == (how == "undercover")
+    until(there, "a piece %s at %s" % (how, loc))
+
+
 def carry_out(page, twin, evs):
     """The effects the board announced, done by hand on the page, in order."""
     for f in evs:
@@ -200,13 +209,16 @@ def carry_out(page, twin, evs):
             continue
         if f["kind"] == "meeting":
             if f["from"] != f["to"]:
+                to = str(f["to"])
                 mode(page, "move")
                 click(page, str(f["from"]))
                 page.uncheck("#upside-down")  # forgotten: the board wants it turned over
-                click(page, str(f["to"]))
-                until(lambda: expects(twin, str(f["to"])), "the board to ask for %s" % f["to"])
+                click(page, to)
+                lies(twin, to, "upright")
+                until(lambda: expects(twin, to), "the board to ask for %s" % to)
                 mode(page, "flip")
-                click(page, str(f["to"]))
+                click(page, to)
+                lies(twin, to, "undercover")
                 mode(page, "move")
         elif f["kind"] == "knock_out":
             colour = f["colour"]
@@ -217,12 +229,14 @@ def carry_out(page, twin, evs):
                                                   % (colour, k), "data-piece"))
             page.uncheck("#upside-down")
             click(page, spot)
+            lies(twin, spot, "upright")
         elif f["kind"] == "flip":
             at, down = str(f["at"]), f["undercover"]
-            shown = page.get_attribute('g.loc[data-loc="%s"] .piece' % at, "data-piece")
-            if (shown == "undercover") != down:
+            # the world, not the page (which may not have drawn the last action yet)
+            if (twin.state()["pieces"].get(at) == "undercover") != down:
                 mode(page, "flip")
                 click(page, at)
+                lies(twin, at, "undercover" if down else "upright")
                 mode(page, "move")
 
 
@@ -852,6 +866,29 @@ def slow_answers(twin, seconds):
                 count["now"] -= 1
     twin.state = state
     return count
+
+
+def test_a_click_does_what_was_chosen_when_it_was_made(fresh):
+    """The page carries out clicks one after the other. A click that waits its turn does what
+    the mode and the upside-down box said at the click, not what they say when it is carried
+    out (a person sets them for the next click while the last one is on its way)."""
+    s = fresh(seed=6)
+    twin, page = s.twin, s.page
+    start_two_player_game(page)
+    # the page is still busy with an earlier action for a while
+    page.evaluate("() => { busy = busy.then(() => new Promise(r => setTimeout(r, 600))); }")
+    mode(page, "move")
+    click(page, "0")  # lift red's piece ...
+    mode(page, "flip")  # ... and choose to flip for the next click
+    until(lambda: twin.state()["held"], "the piece on 0 to be lifted")
+    assert twin.state()["pieces"].get("0") is None, "the click flipped the piece on 0"
+    page.evaluate("() => { busy = busy.then(() => new Promise(r => setTimeout(r, 600))); }")
+    page.check("#upside-down")
+    mode(page, "move")
+    click(page, "0")  # put it back down upside down ...
+    page.uncheck("#upside-down")  # ... and take the box off for the next one
+    lies(twin, "0", "undercover")
+    assert not s.errors
 
 
 def test_slow_answers_show_each_event_once(fresh):
