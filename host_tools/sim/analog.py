@@ -59,14 +59,21 @@ class Adc:
         return self.u16(v) >> 4
 
     def _bent(self, mv):
+        k = self._segment(mv)
+        if k < 0:
+            return CODES
         mvs = self.mv
-        codes = self.code
+        c = (mv - mvs[k - 1]) * (self.code[k] - self.code[k - 1])
+        c = self.code[k - 1] + c / (mvs[k] - mvs[k - 1])
+        return min(CODES, int(c + 0.5))
+
+    def _segment(self, mv):
+        """The breakpoint that ends the segment holding mv (-1: above the last)."""
+        mvs = self.mv
         for k in range(2, len(mvs)):
             if mv < mvs[k]:
-                c = codes[k - 1] + (mv - mvs[k - 1]) * (codes[k] - codes[k - 1]) / (
-                    mvs[k] - mvs[k - 1])
-                return min(CODES, int(c + 0.5))
-        return CODES
+                return k
+        return -1
 
     def u16(self, v):
         """What MicroPython's read_u16 returns for v volts at the pin (no noise): the 12-bit
@@ -255,14 +262,17 @@ class FrontEnd:
         first = self.seen[a]
         if last - first > EVENTS - 1:
             first = last - EVENTS + 1  # older switches forgotten: the node kept its state
-        for j in range(first, last):
-            k = j % EVENTS
-            t = self.ev_t[k]
-            self.nv[a] = self._volts_at(a, t)
-            self.nt[a] = t
-            s = self.source(a, self.ev_sel[k], self.ev_bank[k])
-            self.src[a] = s
-            self.tgt[a] = self.last_tgt[s] if s >= 0 else 0.0
+        while first < last:
+            self._replay_one(a, first % EVENTS)
+            first += 1
+
+    def _replay_one(self, a, k):
+        t = self.ev_t[k]
+        self.nv[a] = self._volts_at(a, t)
+        self.nt[a] = t
+        s = self.source(a, self.ev_sel[k], self.ev_bank[k])
+        self.src[a] = s
+        self.tgt[a] = self.last_tgt[s] if s >= 0 else 0.0
 
     def _volts_at(self, a, t):
         dt = t - self.nt[a]
@@ -276,18 +286,10 @@ class FrontEnd:
         """What MicroPython's read_u16 gives for node a sampled at board time t, driven since
         the last switch by s (a sensor whose output is v volts, OPEN or GROUNDED). Called on
         every conversion: the common case (one switch since the last read of this node, from
-        a settled channel) takes no call and no exp."""
-        n = self.ev_n
-        if self.seen[a] != n:
-            if n - self.seen[a] > 1:
-                self._replay(a, n - 1)
-            te = self.ev_t[(n - 1) % EVENTS]
-            if self.src[a] >= 0 and te - self.nt[a] > self.settle_us[a]:
-                self.nv[a] = self.tgt[a]
-            else:
-                self.nv[a] = self._volts_at(a, te)
-            self.nt[a] = te
-            self.seen[a] = n
+        a settled channel) takes no exp. Its frame, and those of what it calls, stay within
+        MicroPython's 11 words (World.volts says why)."""
+        if self.seen[a] != self.ev_n:
+            self._switched_since(a)
         if s >= 0:
             v = self.at_pin(s, v) if self.shared else v * self.gain
             self.last_tgt[s] = v
@@ -295,7 +297,21 @@ class FrontEnd:
         else:
             self.tgt[a] = 0.0
         self.src[a] = s
-        v = self._volts_at(a, t) if s < 0 or t - self.nt[a] <= self.settle_us[a] else v
+        if s < 0 or t - self.nt[a] <= self.settle_us[a]:
+            v = self._volts_at(a, t)
         self.nv[a] = v
         self.nt[a] = t
         return self.adc.u16(v)
+
+    def _switched_since(self, a):
+        """Node a up to the last switch event, which it has not seen yet."""
+        n = self.ev_n
+        if n - self.seen[a] > 1:
+            self._replay(a, n - 1)
+        te = self.ev_t[(n - 1) % EVENTS]
+        if self.src[a] >= 0 and te - self.nt[a] > self.settle_us[a]:
+            self.nv[a] = self.tgt[a]
+        else:
+            self.nv[a] = self._volts_at(a, te)
+        self.nt[a] = te
+        self.seen[a] = n

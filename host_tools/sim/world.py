@@ -28,6 +28,12 @@ from host_tools.sim.files import ROOT, load_json  # noqa: F401 (tools read them 
 
 
 FAULTS = ("noise", "dead_sensor", "stuck_sensor", "nfc_crc", "weak_magnet")
+# a fault in self.faults: [kind, sensor index or -1, until (board us), stuck reading or piece]
+FAULT_KIND = 0
+FAULT_SENSOR = 1
+FAULT_UNTIL = 2
+FAULT_STUCK_AT = 3
+NOISE_MV = 3300  # a noisy sensor puts out anything from 0 to the 3.3 V rail
 ANALOG_DESIGN = "hardware/design/analog.json"  # the front end the sensors' readings pass
 PARTS = "hardware/design/parts.json"
 ESP32 = "hardware/design/esp32.json"
@@ -261,31 +267,50 @@ class World:
             raise SimError("%s: %s" % (name, e))
 
     def _gauss(self):
-        r = self.rng
-        return (r.below(1000) + r.below(1000) + r.below(1000) + r.below(1000) - 1998) / 577.0
+        return (self.rng.sum_below(1000, 4) - 1998) / 577.0
 
     # -- physics -------------------------------------------------------------------------
+    # A conversion runs in the MicroPython device process at every ADC read, and MicroPython
+    # gives a function whose frame (arguments, locals and value stack) is over 11 words a
+    # frame on the heap at every call (VM_MAX_STATE_ON_STACK, py/objfun.c): tens of
+    # microseconds a read on a fragmented heap. So the path of a read is cut into functions
+    # whose frames stay within 11 words (docs/measuring.md, "Frames on the heap").
     def volts(self, i):
         """What sensor i puts out now, before the multiplexer."""
-        vcc = self.phys["vcc"]
         b = self.fld.own[i]
         if self.ranked and b:
             b *= self._weakened(self.on[i])
         b += self.fld.cross[i]
-        v = vcc / 2 + self.offset_v[i] + self.sens[i] * b
+        return self._output(self.phys["vcc"] / 2 + self.offset_v[i] + self.sens[i] * b)
+
+    def _output(self, v):
+        """A sensor's output v with its noise, within the swing of its output stage."""
         v += self._gauss() * self.phys["noise_sigma_mv"] / 1000.0
         lo = self.phys["output_min_v"]
         hi = self.phys["output_max_v"]
         return lo if v < lo else hi if v > hi else v
 
     def _routed(self, a):
-        """(sensor index or -1, muxes driving ADC pin a): the enabled mux's routed sensor."""
+        """The sensor index the enabled multiplexer routes to ADC pin a, or -1 (every bank
+        off, or a grounded channel); SimError when two banks drive the pin at once."""
         if not self.bank_on:
-            return self.sensor_at[a][self.select], 1
-        on = [b for b in range(len(self.bank_on)) if self.bank_on[b]]
-        if not on:
-            return -1, 0  # every bank off: the pin's pull-down
-        return self.sensor_at[a + self.nadc * on[0]][self.select], len(on)
+            return self.sensor_at[a][self.select]
+        first = -1
+        for b in range(len(self.bank_on)):
+            if self.bank_on[b]:
+                if first >= 0:
+                    raise SimError("two banks of multiplexers drive ADC pin %d at once: the "
+                                   "firmware enabled both" % self._adc_gpio(a))
+                first = b
+        if first < 0:
+            return -1  # every bank off: the pin's pull-down
+        return self.sensor_at[a + self.nadc * first][self.select]
+
+    def _adc_gpio(self, a):
+        for gpio in self.adc_mux:
+            if self.adc_mux[gpio] == a:
+                return gpio
+        return -1
 
     def _front_end(self, design=None):
         """The analog front end the readings pass (analog.py): the design's, or another
@@ -297,35 +322,58 @@ class World:
         the voltage the pin's node holds then (analog.py: the sensor the select and enable
         lines route to it, through its ground and the pull-down; with no sensor driving it,
         the previous channel's voltage decaying through the pull-down), as the ADC reads it."""
-        start = self.clock_us
+        t = self.clock_us + self.phys["adc_sample_after_us"]
         self.advance_us(self.phys["adc_conversion_us"])
         self.adc_reads += 1
         a = self.adc_mux.get(gpio)
         if a is None:
             return 0
-        i, driving = self._routed(a)
-        if driving > 1:
-            raise SimError("two banks of multiplexers drive ADC pin %d at once: the firmware "
-                           "enabled both" % gpio)
-        fe = self.fe
-        s = i
-        v = 0.0
+        i = self._routed(a)
         if i < 0:
-            s = fe.source(a, self.select, fe.mask)  # every bank off, or a grounded channel
-        else:
-            v = self.volts(i)
-            for f in self.faults:
-                if f[1] == i and f[2] > self.clock_us:
-                    if f[0] == "dead_sensor":
-                        s = OPEN  # unsoldered or unpowered: its channel drives nothing
-                    elif f[0] == "noise":
-                        v = self.rng.below(3300) / 1000.0
-                    elif f[0] == "stuck_sensor":
-                        return f[3]
-        u16 = fe.read(a, start + fe.sample_us, s, v)
-        if i >= 0:
-            self.last_read[i] = u16
-        return u16
+            return self._undriven(a, t)
+        self.last_read[i] = self._faulty(a, t, i) if self.faults else self._sensed(a, t, i)
+        return self.last_read[i]
+
+    def _undriven(self, a, t):
+        """Node a with no sensor routed to it (every bank off, or a grounded channel)."""
+        fe = self.fe
+        s = fe.source(a, self.select, fe.mask)
+        return fe.read(a, t, s, 0.0)
+
+    def _sensed(self, a, t, i):
+        """Node a sampled at t, sensor i driving it."""
+        v = self.volts(i)
+        return self.fe.read(a, t, i, v)
+
+    def _faulty(self, a, t, i):
+        """Sensor i's reading while faults are in force: a stuck one reads what it read when
+        it stuck, a noisy one puts out anything, a dead one drives nothing."""
+        v = self.volts(i)
+        if self._in_force(i, "stuck_sensor") is not None:
+            return self._in_force(i, "stuck_sensor")[FAULT_STUCK_AT]
+        v = self._noise(i, v)
+        if self._in_force(i, "dead_sensor") is not None:
+            return self._read_node(a, t, OPEN, v)  # unsoldered or unpowered
+        return self._read_node(a, t, i, v)
+
+    def _read_node(self, a, t, s, v):
+        return self.fe.read(a, t, s, v)
+
+    def _in_force(self, i, kind):
+        """The first fault of that kind on sensor i still in force, or None."""
+        now = self.clock_us
+        for f in self.faults:
+            if f[FAULT_KIND] == kind and f[FAULT_SENSOR] == i and f[FAULT_UNTIL] > now:
+                return f
+        return None
+
+    def _noise(self, i, v):
+        """Sensor i's output v, or what each noise fault in force on it puts out instead."""
+        for f in self.faults:
+            if f[FAULT_KIND] == "noise" and f[FAULT_SENSOR] == i and \
+                    f[FAULT_UNTIL] > self.clock_us:
+                v = self.rng.below(NOISE_MV) / 1000.0
+        return v
 
     # -- pins ----------------------------------------------------------------------------
     def pin_out(self, gpio, value):
