@@ -68,7 +68,7 @@ def referee_report():
     dst = tempfile.mkdtemp(prefix="agentboard-bench-sim-")
     try:
         build_device_tree(dst, with_sim=True)
-        for name in ("mp_latency.py", "mp_fw_heap.py", "mp_sim_heap.py"):
+        for name in ("mp_latency.py", "mp_fw_heap.py", "mp_sim_heap.py", "mp_sim_scan.py"):
             shutil.copy(os.path.join(ROOT, "host_tools", "bench", name), dst)
         latency_report(dst)
         rc, out = run_mp(dst, ["mp_sim_heap.py"])
@@ -76,6 +76,7 @@ def referee_report():
         with open(os.path.join(dst, "cards.json"), "w") as f:
             for uid, kind in _deck(dst):
                 f.write(json.dumps([uid, kind]) + "\n")
+        sim_scan_report(dst)
         rc, out = run_mp(dst, ["mp_fw_heap.py"])
         print("7. Heap the firmware keeps alive after boot, .mpy, whole deck enrolled (64-bit "
               "port; about half on an ESP32; the simulator's own %d bytes excluded):" % sim)
@@ -87,6 +88,18 @@ def referee_report():
         game_heap_report()
     finally:
         shutil.rmtree(dst, ignore_errors=True)
+
+
+def sim_scan_report(dst):
+    """What the simulated hardware itself costs a test per scan of the board (not counted in
+    any firmware figure): the frames on its conversion path stay within MicroPython's 11
+    words (docs/measuring.md)."""
+    per_scan = cost(dst, ["mp_sim_scan.py", "10"], ["mp_sim_scan.py", "20"]) / 10
+    print("The simulator (not the firmware): the simulated hardware's own work per full scan "
+          "of the Agent DOG board (96 conversions, 16 select settings): %d instructions, %d a "
+          "conversion (what a test pays per simulated scan)" % (per_scan, per_scan / 96))
+    figure("sim.scan.agent-dog-4.instructions", int(per_scan), "instructions")
+    print()
 
 
 def latency_report(dst):
