@@ -496,10 +496,10 @@ class Referee:
     # -- what players and tools may see ------------------------------------------------------
     def publish(self):
         """Brings the view model (self.shown) up to date: what the LEDs show, from public
-        information only."""
+        information only. (Called for every redraw after a change: it and its parts keep their
+        frames within MicroPython's 11 words, docs/measuring.md "Frames".)"""
         sh = self.shown
         st = self.st
-        places = self.places
         sh.menu = None
         sh.special = []
         sh.seat = st.to_move if st is not None else -1
@@ -514,29 +514,48 @@ class Referee:
             return sh
         ph = self.phase
         if ph == "await_move":
-            lit = self.lights
-            sh.lights = lit
-            for c in lit.areas:  # the pieces waiting in a start area that may come into play
-                for i in places.spots[c]:
-                    if self.sensed[i] != EMPTY:
-                        sh.spots.append(i)
-            left = self.judge.left()
-            if left:
-                spots = places.spots[st.plays(st.to_move)]
-                sh.steps = spots[:left]
-            if self.bad:
-                sh.bad = self.bad
-            for i in self.diffs:  # sensors reading nonsense: the move waits for them
-                sh.todo.append((i, places.todo(i, self.exp, self.sensed, self.recheck)))
+            self._publish_move(sh, st)
         elif ph in ("setup", "await_effect", "mismatch"):
-            ranked = st.game.ranked
-            for i in self.diffs:
-                sh.todo.append((i, places.todo(
-                    i, self.exp, self.sensed, self.recheck, self.exp_bands if ranked else None,
-                    self.bands if ranked else None)))
+            self._publish_todo(sh, st.game.ranked)
             if ph == "await_effect":
                 sh.accepted = self.accepted_at
         return sh
+
+    def _publish_move(self, sh, st):
+        # a move under way: the card's lights, the start-area pieces that may come into play,
+        # the Partner 4's steps left, a refused placement, sensors reading nonsense (the move
+        # waits for them)
+        sh.lights = self.lights
+        n = len(self.lights.areas)
+        k = 0
+        while k < n:  # (a for loop's four words more would put this frame on the heap)
+            self._publish_spots(sh, self.lights.areas[k])
+            k += 1
+        left = self.judge.left()
+        if left:
+            sh.steps = self.places.spots[st.plays(st.to_move)][:left]
+        if self.bad:
+            sh.bad = self.bad
+        if self.diffs:
+            self._publish_todo(sh, False)
+
+    def _publish_spots(self, sh, c):
+        # the pieces waiting in colour c's start area, which may come into play
+        for i in self.places.spots[c]:
+            if self.sensed[i] != EMPTY:
+                sh.spots.append(i)
+
+    def _publish_todo(self, sh, ranked):
+        # what the players must change at each sensor that differs (ranked: a ranked game's
+        # board, where the right kind of piece may be of the wrong rank)
+        n = len(self.diffs)
+        k = 0
+        while k < n:
+            sh.todo.append(self._todo(self.diffs[k], ranked))
+            k += 1
+
+    def _todo(self, i, ranked):
+        return i, self.places.todo(i, self.exp, self.sensed, self.recheck, ranked)
 
     def public_view(self):
         return ondemand.call(RARE, "public_view", self)
