@@ -1,7 +1,8 @@
 """host_tools/bench/frames.py, the frame checker, against the real interpreter: functions built
 to sit on either side of MicroPython's 11-word limit, run as .mpy on the unix port, where
 micropython.mem_total() grows by the frame's block at a call that allocates it on the heap and
-by nothing at a call whose frame sits on the C stack."""
+by nothing at a call whose frame sits on the C stack. And the firmware's hot paths (listed in
+host_tools/bench/hot_frames.json) keep their frames off the heap."""
 import os
 import subprocess
 
@@ -127,3 +128,14 @@ def test_not_an_mpy_is_refused():
         frames.read_mpy(b"MZ\x00\x1f")  # not an .mpy file of version 6
     with pytest.raises(frames.MpyError):
         frames.read_mpy(b"M\x06\x00\x1f\x05")  # ends inside its qstr table
+
+
+def test_no_hot_path_function_puts_its_frame_on_the_heap():
+    hot = frames.hot_paths()
+    assert len(hot) > 50 and {p for p, _, _ in hot} >= {"scan", "redraw", "tap", "judge"}
+    heap, missing = frames.hot_on_heap(frames.device_codes(hot), hot)
+    assert not missing, "hot_frames.json names functions the code no longer has: %s" % (
+        ", ".join(missing))
+    assert not heap, "hot-path functions whose every call allocates their frame (over %d " \
+        "words, docs/measuring.md): %s" % (frames.STACK_WORDS, ", ".join(
+            "%s (%d words)" % h for h in heap))
