@@ -24,7 +24,12 @@ def _uid_bytes(uid_hex):
     for c in uid_hex:
         if c not in HEX:
             raise ValueError("a UID is written in hex digits only (0-9, a-f)")
-    return bytes([int(uid_hex[j:j + 2], 16) for j in range(0, len(uid_hex), 2)])
+    # (a loop, not a list comprehension: a card tap reads here, and the comprehension's
+    # frame went to the heap, docs/measuring.md "Frames")
+    uid = bytearray(len(uid_hex) // 2)
+    for j in range(len(uid)):
+        uid[j] = int(uid_hex[2 * j:2 * j + 2], 16)
+    return bytes(uid)
 
 
 class CardMap:
@@ -85,11 +90,16 @@ class CardMap:
         t[at + KIND] = k
 
     def kind(self, uid_hex):
-        try:
-            j = self._find(_uid_bytes(uid_hex))
-        except ValueError:
-            return None
+        j = self._index(uid_hex)
         return self.kinds[self._kind_of(j)] if j >= 0 else None
+
+    def _index(self, uid_hex):
+        # the sticker's slot, -1 if unknown (or no UID at all); apart from kind(): a try
+        # block's words, and kind()'s frame would go to the heap at every card tap
+        try:
+            return self._find(_uid_bytes(uid_hex))
+        except ValueError:
+            return -1
 
     def enrol(self, uid_hex, kind):
         self._put(_uid_bytes(uid_hex), kind)

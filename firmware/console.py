@@ -23,9 +23,13 @@ class Console:
         self.write(json.dumps(obj))
 
     def poll(self, handle):
+        # called on every scan: a small frame (a try block's 3 words, or the command's locals,
+        # would put it on the heap at every call: docs/measuring.md, "Frames")
         line = self.inp.poll()
-        if line is None:
-            return
+        if line is not None:
+            self._line(line, handle)
+
+    def _line(self, line, handle):
         if line is TOO_LONG or len(line) > MAX_COMMAND:
             self.emit({"re": None, "ok": False, "error": "bad_request",
                        "reason": "a command is one line of at most %d characters" % MAX_COMMAND})

@@ -97,12 +97,17 @@ class FlashLog:
             self.part.ioctl(IOCTL_BLOCK_ERASE, self.clean // self.sector)
             self.clean += self.sector
 
+    def due(self):
+        """Whether ready() has a sector to erase: the erased room ahead of the writer runs
+        short."""
+        return 0 <= self.pos and self.clean - self.pos < READY_ROOM and self.clean < self.size
+
     def ready(self):
         """Erases the next sector once the erased room ahead of the writer runs short: called
         while the board stands still, so that a save never waits for an erase. An erase
         stalls the processor (45 ms), so it happens once per sector filled (about every 50
         saves), not whenever the board is still."""
-        if 0 <= self.pos and self.clean - self.pos < READY_ROOM and self.clean < self.size:
+        if self.due():
             self._erase_to(self.clean + self.sector)
 
     def new(self, header):

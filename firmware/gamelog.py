@@ -79,6 +79,9 @@ class Store:
             self.good = f.tell()
             yield at, obj
 
+    def due(self):
+        return False
+
     def ready(self):
         """Nothing to prepare: littlefs erases as it writes."""
 

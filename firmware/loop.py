@@ -136,10 +136,12 @@ class App:
         self.ref.resume_from_flash()
         self.cards_at_boot()
 
+    # A pass of the loop, 50 a second: step and what it calls each pass keep their frames
+    # within MicroPython's 11 words (docs/measuring.md, "Frames"), or each call would allocate
+    # its frame on the heap
     def step(self, n):
         b = self.board
-        sc = b.scanner
-        k = sc.scan()
+        k = b.scanner.scan()
         if k:
             self.sensed(k)
             self.unsettled = True
@@ -153,6 +155,17 @@ class App:
         j = poll_turn(b.readers, n % _NFC_EVERY)
         if j >= 0:
             self.card_event(j, b.readers[j].event)
+        self._buttons()
+        self.console.poll(self.on_command)
+        b.buzzer.tick(SCAN_MS)
+        if self.dirty or n % _BLINK_EVERY == 0:
+            if self.dirty or self.LIVE_VIEW:
+                self.shown = self.menu_shown() if self.menu >= 0 else self.ref.publish()
+            self.view.render(self.shown, (n // _BLINK_EVERY) % 2 == 0)
+            self.dirty = False
+
+    def _buttons(self):
+        b = self.board
         now = time.ticks_ms()
         ev = b.confirm.poll(now)
         if ev:
@@ -164,13 +177,6 @@ class App:
                 self.dirty = True
         elif ev:
             self.back_button(ev)
-        self.console.poll(self.on_command)
-        b.buzzer.tick(SCAN_MS)
-        if self.dirty or n % _BLINK_EVERY == 0:
-            if self.dirty or self.LIVE_VIEW:
-                self.shown = self.menu_shown() if self.menu >= 0 else self.ref.publish()
-            self.view.render(self.shown, (n // _BLINK_EVERY) % 2 == 0)
-            self.dirty = False
 
     def confirm_button(self, ev):
         # New game with the buttons: with no game running (or after a win) hold confirm to

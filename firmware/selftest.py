@@ -46,7 +46,7 @@ def run(config_dir="config", data_dir="."):
                           if board.scanner.state[i] in (1, 2)]
     for colour in ((64, 0, 0), (0, 64, 0), (0, 0, 64), (0, 0, 0)):
         for i in range(board.leds.n):
-            board.leds.set(i, colour[0], colour[1], colour[2])
+            board.leds.put(colour, i)
         board.leds.show()
         time.sleep_ms(300)
     board.buzzer.play("accept")

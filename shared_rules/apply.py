@@ -121,27 +121,29 @@ def changes(st, act, a, b):
     would: ([(location, occupied after), ...] for the board locations whose occupant changes
     (and the special space a citizen jumps on from, which it stands on for a while),
     [(colour, pieces in its start area after - before), ...]). The occupancy view of the move
-    apply() carries out (a citizen's jump included), without its other effects."""
-    lay = st.lay
+    apply() carries out (a citizen's jump included), without its other effects. (The referee
+    asks this of every legal move of a card as it is played: few locals, so that its frame
+    stays within MicroPython's 11 words, docs/measuring.md "Frames".)"""
     if act == SWAP or act == SWAP_OWN:
         return [(st.pos[a], 1), (st.pos[b], 1)], []
-    frm = st.pos[a]
-    d = movegen.dest_of(b)
-    j = movegen.jump_of(b)
     board = []
     areas = []
-    if frm < lay.nboard:
-        board.append((frm, 0))
+    if st.pos[a] < st.lay.nboard:
+        board.append((st.pos[a], 0))
     else:
-        areas.append((a // lay.ppc, -1))  # comes into play
-    q = st.at(d)
-    if q >= 0:
-        areas.append((q // lay.ppc, 1))  # knocked out
-    if j < 0:
+        areas.append((a // st.lay.ppc, -1))  # comes into play
+    # a and b go on as the piece on the destination (if any) and the jump after it (if any):
+    # two fresh names would put this frame on the heap
+    d = movegen.dest_of(b)
+    b = movegen.jump_of(b)
+    a = st.at(d)
+    if a >= 0:
+        areas.append((a // st.lay.ppc, 1))  # knocked out
+    if b < 0:
         board.append((d, 1))
     else:
         board.append((d, 0))  # the citizen stands there (taking what stood there) and goes on
-        board.append((j, 1))
+        board.append((b, 1))
     return board, areas
 
 

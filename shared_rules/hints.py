@@ -48,26 +48,35 @@ class Hints:
                         return
                 t.append(to)
 
+    # visit is called for every legal move of a card as it is played: it keeps its frame within
+    # MicroPython's 11 words (docs/measuring.md, "Frames"), or each call would allocate it on
+    # the heap
     def visit(self, a, b):
-        origin = self.origin
         act = self.act
         if act == SWAP:  # two undercover pieces: each is a target of the other
-            self.add(origin[a], origin[b])
-            self.add(origin[b], origin[a])
+            self.add(self.origin[a], self.origin[b])
+            self.add(self.origin[b], self.origin[a])
         elif act == SWAP_OWN:  # your piece, and the pieces it can change places with
-            self.add(origin[a], origin[b])
+            self.add(self.origin[a], self.origin[b])
         elif self.total:
-            # st stands after the split's steps here: targets are the final spaces of moved
-            # pieces that were not burned later in the same card
-            st = self.st
-            for (p, _) in self.unpack(a, self.total):
-                now = st.pos[p]
-                self.add(origin[p], now if now < st.lay.nboard else -1)
+            self._visit_split(self.unpack(a, self.total))
         else:
-            self.add(origin[a], movegen.dest_of(b))
-            j = movegen.jump_of(b)
-            if j >= 0:
-                self.add(origin[a], j)
+            to = movegen.dest_of(b)
+            self.add(self.origin[a], to)
+            to = movegen.jump_of(b)
+            if to >= 0:
+                self.add(self.origin[a], to)
+
+    def _visit_split(self, moved):
+        # moved: the split's (piece, steps), from split.unpack; st stands after the split's
+        # steps here: targets are the final spaces of moved pieces that were not burned later
+        # in the same card
+        for k in range(len(moved)):
+            p = moved[k][0]
+            now = self.st.pos[p]
+            if now >= self.st.lay.nboard:
+                now = -1
+            self.add(self.origin[p], now)
 
 
 # The next segment of a split card (the referee's judge follows a Partner 4 piece by piece):

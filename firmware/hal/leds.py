@@ -4,10 +4,13 @@
 # only when the estimate is over budget: ordinary hint scenes (a few dozen LEDs) are far under
 # it and never dim. show() sends nothing when nothing changed.
 #
-# The view clears the strip and sets a few dozen LEDs on every redraw (up to 5 times a
-# second), so the work here follows the LEDs that are lit or changed, not the length of the
-# strip: clear() zeroes only the lit LEDs, and show() rewrites only the LEDs set or cleared
-# since the last show (all of them only when the limiter's factor changes).
+# A view hands the strip only the LEDs whose colour changed (Frame below) on every redraw (up
+# to 5 times a second), so the work here follows the LEDs changed, not the length of the strip:
+# show() rewrites only the LEDs set since the last show (all of them only when the limiter's
+# factor changes).
+#
+# The methods called per LED or per redraw keep their frames within MicroPython's 11 words
+# (docs/measuring.md, "Frames"): a bigger one is allocated on the heap at every call.
 from array import array
 
 
@@ -15,63 +18,49 @@ class Strip:
     def __init__(self, np, brightness=96, budget_ma=850, ma_per_channel=20, idle_ma=1):
         self.np = np
         self.n = len(np)
-        self.want = bytearray(3 * self.n)  # r, g, b per LED at full scale
-        self.order = np.ORDER  # position of r, g, b in the strip's bytes (GRB: 1, 0, 2)
         self.bpp = np.bpp
+        # r, g, b per LED at full scale, laid out as the strip's own bytes (order: the position
+        # of r, g and b among an LED's bytes; GRB: 1, 0, 2), so that show() scales byte for
+        # byte without looking the order up. They are an LED's first three bytes (an RGBW
+        # strip's white comes last, and is never lit).
+        self.want = bytearray(self.bpp * self.n)
+        self.order = np.ORDER
+        if 3 in self.order[:3]:
+            raise ValueError("a strip with white before its colours: ORDER %r" % (np.ORDER,))
         self.brightness = brightness
         self.budget_ma = budget_ma
         self.ma_per_channel = ma_per_channel
         self.idle_ma = idle_ma
         self.estimate_ma = 0
         self.scale = 255  # the limiter's factor (255 = no limiting)
-        # LEDs whose colour is not black (the first nlit), and LEDs set or cleared since the
-        # last show() (the first ndirty): tables made once, since a list grown to the whole
-        # strip when every LED changes would ask a fragmented heap for one large block
-        self.lit = array("H", bytes(2 * self.n))
-        self.nlit = 0
-        self.is_lit = bytearray(self.n)
+        # the first bytes (in `want`) of the LEDs set since the last show() (the first ndirty):
+        # a table made once, since a list grown to the whole strip when every LED changes would
+        # ask a fragmented heap for one large block
         self.dirty = array("H", bytes(2 * self.n))
         self.ndirty = 0
-        self.is_dirty = bytearray(self.n)
+        self.is_dirty = bytearray(self.n)  # per LED
+        self.clean = bytes(self.n)         # is_dirty after a show()
         self.shown_k = -1                  # brightness * scale of the last show()
         self.total = 0                     # sum of every channel of `want`
 
     def set(self, i, r, g, b):
+        self.put((r, g, b), i)
+
+    def put(self, rgb, i):
+        """LED i wants colour rgb (r, g, b at full scale). (The colour first: so the frame's
+        call per changed LED keeps its frame on the C stack, Frame._changed.)"""
         w = self.want
-        j = 3 * i
-        self.total += r + g + b - w[j] - w[j + 1] - w[j + 2]
-        w[j] = r
-        w[j + 1] = g
-        w[j + 2] = b
+        j = self.bpp * i
+        o = self.order
+        # (assigned, not +=: an attribute's += holds two more values on the stack)
+        self.total = self.total + rgb[0] + rgb[1] + rgb[2] - w[j] - w[j + 1] - w[j + 2]
+        w[j + o[0]] = rgb[0]
+        w[j + o[1]] = rgb[1]
+        w[j + o[2]] = rgb[2]
         if not self.is_dirty[i]:
             self.is_dirty[i] = 1
-            self.dirty[self.ndirty] = i
+            self.dirty[self.ndirty] = j
             self.ndirty += 1
-        if not self.is_lit[i] and (r or g or b):
-            self.is_lit[i] = 1
-            self.lit[self.nlit] = i
-            self.nlit += 1
-
-    def clear(self):
-        w = self.want
-        mark = self.is_dirty
-        dirty = self.dirty
-        lit = self.lit
-        nd = self.ndirty
-        for k in range(self.nlit):
-            i = lit[k]
-            j = 3 * i
-            w[j] = 0
-            w[j + 1] = 0
-            w[j + 2] = 0
-            self.is_lit[i] = 0
-            if not mark[i]:
-                mark[i] = 1
-                dirty[nd] = i
-                nd += 1
-        self.ndirty = nd
-        self.nlit = 0
-        self.total = 0
 
     def current_ma(self, scale):
         """Estimated strip current at brightness * scale / 255 (WS2812B: each channel draws
@@ -93,37 +82,48 @@ class Strip:
         k = self.brightness * scale
         if k != self.shown_k:
             self.shown_k = k
-            for i in range(self.n):
-                if not self.is_dirty[i]:
-                    self.is_dirty[i] = 1
-                    self.dirty[self.ndirty] = i
-                    self.ndirty += 1
-        buf = self.np.buf
-        w = self.want
-        o = self.order
-        o0 = o[0]
-        o1 = o[1]
-        o2 = o[2]
-        bpp = self.bpp
-        changed = False
-        dirty = self.dirty
-        for d in range(self.ndirty):
-            i = dirty[d]
-            self.is_dirty[i] = 0
-            j = 3 * i
-            base = bpp * i
-            r = w[j] * k // 65025
-            g = w[j + 1] * k // 65025
-            b = w[j + 2] * k // 65025
-            if buf[base + o0] != r or buf[base + o1] != g or buf[base + o2] != b:
-                buf[base + o0] = r
-                buf[base + o1] = g
-                buf[base + o2] = b
-                changed = True
+            self._all_dirty()
+        changed = self._write(k)
         self.ndirty = 0
+        self.is_dirty[:] = self.clean
         if changed:
             self.np.write()
         return est
+
+    def _all_dirty(self):
+        # a new brightness or limiter factor: every LED's bytes change
+        for i in range(self.n):
+            if not self.is_dirty[i]:
+                self.is_dirty[i] = 1
+                self.dirty[self.ndirty] = self.bpp * i
+                self.ndirty += 1
+
+    def _write(self, k):
+        """The dirty LEDs' bytes at brightness * scale k into the strip's buffer, the last
+        dirty LED first; whether a byte changed. Written out byte by byte: a loop more, or a
+        local more, and the frame would go to the heap."""
+        buf = self.np.buf
+        w = self.want
+        changed = False
+        d = self.ndirty
+        while d:
+            d -= 1
+            p = self.dirty[d]
+            v = w[p] * k // 65025
+            if buf[p] != v:
+                buf[p] = v
+                changed = True
+            p += 1
+            v = w[p] * k // 65025
+            if buf[p] != v:
+                buf[p] = v
+                changed = True
+            p += 1
+            v = w[p] * k // 65025
+            if buf[p] != v:
+                buf[p] = v
+                changed = True
+        return changed
 
 
 class Frame:
@@ -141,14 +141,15 @@ class Frame:
         self.blank = bytes(n)
 
     def flush(self):
+        if self.frame != self.shown:
+            self._changed()
+        self.strip.show()
+
+    def _changed(self):
+        # the LEDs whose code changed, in their colours, to the strip
         f = self.frame
         shown = self.shown
-        s = self.strip
-        if f != shown:
-            pal = self.palette
-            for i in range(len(f)):
-                if f[i] != shown[i]:
-                    r, g, b = pal[f[i]]
-                    s.set(i, r, g, b)
-            shown[:] = f
-        s.show()
+        for i in range(len(f)):
+            if f[i] != shown[i]:
+                self.strip.put(self.palette[f[i]], i)
+        shown[:] = f

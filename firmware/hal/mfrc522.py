@@ -57,6 +57,7 @@ CL2 = 0x95
 CL3 = 0x97
 CASCADE = bytes((CL1, CL2, CL3))
 CT = 0x88  # cascade tag: more UID bytes follow at the next level
+FIFO_READ = ((FIFO_DATA << 1) & 0x7E) | 0x80  # the address byte that reads the FIFO
 
 
 def crc_a(data, n=-1):
@@ -84,7 +85,7 @@ class MFRC522:
         self.frame = bytearray(9)
         self.rx = bytearray(16)
         self.rx_len = 0
-        self._burst = bytearray(17)
+        self._burst = bytearray(bytes((FIFO_READ,)) * 17)  # read_fifo's: the address throughout
         self._burst_rx = bytearray(17)
         self._addr = bytearray(1)  # the FIFO's address byte that starts a FIFO write
         # views of the first n bytes of frame and of the burst buffers, each made the first
@@ -141,23 +142,33 @@ class MFRC522:
         self.spi.write(v)
         self.cs.value(1)
 
+    # A card lying on a reader is read again at every poll of it: these calls keep their frames
+    # within MicroPython's 11 words (docs/measuring.md, "Frames"), or each would allocate its
+    # frame on the heap. (Their while loops visit the bytes last first: a for loop holds two
+    # words more.)
     def read_fifo(self, n):
         # the read address repeated n times, the last byte 0: data comes back one byte late
-        a = ((FIFO_DATA << 1) & 0x7E) | 0x80
-        out = self.rx
-        tx = self._burst
-        for j in range(n):
-            tx[j] = a
-        tx[n] = 0
-        rx = self._burst_rx
+        # (_burst holds the address in every byte but the one this read ends with)
+        self._burst[n] = 0
         v = self._burst_views[n + 1]
         if v is None:
-            v = self._burst_views[n + 1] = (memoryview(tx)[:n + 1], memoryview(rx)[:n + 1])
+            v = self._views(n + 1)
         self.cs.value(0)
         self.spi.write_readinto(v[0], v[1])
         self.cs.value(1)
-        for j in range(n):
+        self._burst[n] = FIFO_READ
+        rx = self._burst_rx
+        out = self.rx
+        j = n
+        while j:
+            j -= 1
             out[j] = rx[j + 1]
+
+    def _views(self, n):
+        # views of the first n bytes of the burst buffers, made once per length
+        v = (memoryview(self._burst)[:n], memoryview(self._burst_rx)[:n])
+        self._burst_views[n] = v
+        return v
 
     def init(self):
         self.write(COMMAND, CMD_SOFT_RESET)
@@ -185,9 +196,12 @@ class MFRC522:
         self.write(FIFO_LEVEL, 0x80)     # flush the FIFO
         self.write_fifo(n)
         self.write(COMMAND, CMD_TRANSCEIVE)
-        self.write(BIT_FRAMING, 0x80 | last_bits)  # StartSend
+        last_bits |= 0x80  # StartSend (apart: within the call, the frame would go to the heap)
+        self.write(BIT_FRAMING, last_bits)
         irq = 0
-        for _ in range(200):
+        tries = 200
+        while tries:
+            tries -= 1
             irq = self.read(COM_IRQ)
             if irq & 0x31:  # RxIRq, IdleIRq or TimerIRq
                 break
@@ -219,6 +233,28 @@ class MFRC522:
         the status; self.added: how many bytes it added (a status alone, not a (status,
         added) pair: no tuple made per level)."""
         self.added = 0
+        st = self._anticollision(cl)
+        if st == OK:
+            st = self._select()
+        if st != OK:
+            return st
+        f = self.frame
+        if f[2] == CT:
+            j = 3
+            while j:
+                j -= 1
+                uid[at + j] = f[3 + j]
+            self.added = 3
+            return OK if self.rx[0] & 0x04 else ERR
+        j = 4
+        while j:
+            j -= 1
+            uid[at + j] = f[2 + j]
+        self.added = 4
+        return ERR if self.rx[0] & 0x04 else OK
+
+    def _anticollision(self, cl):
+        # the UID bytes of cascade level cl (and their BCC) into frame[2:7], to select with
         f = self.frame
         f[0] = cl
         f[1] = 0x20
@@ -229,8 +265,15 @@ class MFRC522:
         if self.rx_len != 5 or rx[0] ^ rx[1] ^ rx[2] ^ rx[3] ^ rx[4]:
             return ERR  # BCC wrong: a corrupted frame
         f[1] = 0x70
-        for j in range(5):
+        j = 5
+        while j:
+            j -= 1
             f[2 + j] = rx[j]
+        return OK
+
+    def _select(self):
+        # SELECT with the UID bytes in frame[2:7]; the SAK lands in rx[0]
+        f = self.frame
         c = crc_a(f, 7)
         f[7] = c & 0xFF
         f[8] = c >> 8
@@ -239,16 +282,7 @@ class MFRC522:
             return st
         if self.rx_len != 3 or crc_a(self.rx, 1) != self.rx[1] | (self.rx[2] << 8):
             return ERR  # SAK with a bad CRC_A
-        sak = self.rx[0]
-        if f[2] == CT:
-            for j in range(3):
-                uid[at + j] = f[3 + j]
-            self.added = 3
-            return OK if sak & 0x04 else ERR
-        for j in range(4):
-            uid[at + j] = f[2 + j]
-        self.added = 4
-        return ERR if sak & 0x04 else OK
+        return OK
 
     def read_uid(self, uid):
         """Reads one card's UID into uid (10 bytes room). Returns the status; self.uid_len is
@@ -258,14 +292,16 @@ class MFRC522:
         if st != OK:
             return st
         n = 0
-        for cl in CASCADE:
-            st = self.level(cl, uid, n)
+        k = 0
+        while k < len(CASCADE):
+            st = self.level(CASCADE[k], uid, n)
             if st == COLLISION or st == ERR or st == NO_CARD:
                 return st
             n += self.added
             if self.added == 4:
                 self.uid_len = n
                 return OK
+            k += 1
         return ERR
 
 

@@ -3,7 +3,8 @@ import shutil
 import sys
 import tempfile
 
-from host_tools.bench import rules, avenue, avenue_board, hardware, deploy, lights, sensing
+from host_tools.bench import rules, avenue, avenue_board, hardware, deploy, lights, sensing, \
+    frames
 from host_tools.bench.common import build_device_tree, write_figures
 
 
@@ -27,6 +28,8 @@ def main():
         deploy.report()
         print()
         lights.report(dst)
+        print()
+        frames.report()
         print()
         avenue_board.report()
         print()

@@ -9,17 +9,19 @@
 # reader: the card-reader stand-in's timer always runs out) and boots APP (`dog`: the DOG
 # boards' application, `avenue`: Agent Avenue's), the console reading this process's stdin;
 # settles, then runs STEPS steps of the application loop (every 5th polls the card readers,
-# every 10th redraws the blinking LEDs) and prints the bytes allocated.
+# every 10th redraws the blinking LEDs) and prints the bytes allocated (and kept), and the
+# churn: all bytes allocated meanwhile, also those freed at once (a call's frame on the heap).
 #
 # `micropython idle_alloc.py ROOT card TRACE POLLS`: one card lying on the reader, polled
 # POLLS times by the card reader driver over an SPI stand-in that replays the chip's answers
 # of one read (TRACE: host_tools/bench/record_card.py's, recorded from the simulated chip);
-# prints the bytes the polls after the first (which reads the card) allocated.
+# prints the bytes the polls after the first (which reads the card) allocated, and the churn.
 import sys
 sys.path.insert(0, sys.argv[1] + "/host_tools/bench/stubs")
 sys.path.insert(1, sys.argv[1])
 import gc
 import json
+import micropython
 
 MODE = sys.argv[2]
 
@@ -46,12 +48,14 @@ def steps(kind, count):
     gc.collect()
     gc.disable()
     before = gc.mem_alloc()
+    total = micropython.mem_total()
     for _ in range(count):
         app.step(n)
         n += 1
     made = gc.mem_alloc() - before
+    churn = micropython.mem_total() - total
     gc.enable()
-    return made
+    return made, churn
 
 
 class ReplaySpi:
@@ -95,19 +99,19 @@ def card(trace_file, polls):
     gc.collect()
     gc.disable()
     before = gc.mem_alloc()
+    total = micropython.mem_total()
     events = 0
     for _ in range(polls):
         reader.arm()
         spi.k = trace[0]
         events += reader.poll()
     made = gc.mem_alloc() - before
+    churn = micropython.mem_total() - total
     gc.enable()
     if events:
         raise SystemExit("the card lying on the reader was reported again")
-    return made
+    return made, churn
 
 
-if MODE == "steps":
-    print(json.dumps({"allocated": steps(sys.argv[3], int(sys.argv[4]))}))
-else:
-    print(json.dumps({"allocated": card(sys.argv[3], int(sys.argv[4]))}))
+made, churn = (steps if MODE == "steps" else card)(sys.argv[3], int(sys.argv[4]))
+print(json.dumps({"allocated": made, "churn": churn}))

@@ -440,6 +440,9 @@ class Refusing:
     def append(self, obj):
         raise OSError(self.code)
 
+    def due(self):
+        return True  # always a sector to erase ahead, which fails
+
     def ready(self):
         raise OSError(self.code)
 

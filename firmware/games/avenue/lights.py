@@ -52,14 +52,21 @@ class Lights(Frame):
             self._pads(sh, blink_on)
         self.flush()
 
+    # A redraw's methods keep their frames within MicroPython's 11 words (docs/measuring.md,
+    # "Frames"): a bigger one is allocated on the heap at every call. Their while loops go
+    # the last LED first (every LED is set once: the order does not matter), as a for loop
+    # holds two words more.
     def _menu(self, choice):
         # the seats in play lit, the market corners when the choice is the advanced mode
         mode, seats = choice
-        for side in range(2):
-            for seat in range(seats[side]):
-                self.frame[self.seat_led[side * 2 + seat]] = SIDE_CODE[side]
+        self._side_seats(0, seats[0])
+        self._side_seats(1, seats[1])
         if mode == "advanced":
             self._market()
+
+    def _side_seats(self, side, n):
+        for seat in range(n):
+            self.frame[self.seat_led[side * 2 + seat]] = SIDE_CODE[side]
 
     def _market(self):
         tb = R.tables.load()
@@ -68,14 +75,19 @@ class Lights(Frame):
                 self.frame[self.space_led[i]] = MARKET
 
     def _spaces(self, sh, blink_on):
-        f = self.frame
-        led = self.space_led
         if sh.advanced:
             self._market()
         for side in range(2):
-            f[led[sh.pawns[side]]] = SIDE_CODE[side]
-        marks = sh.spaces
-        for i in range(len(led)):
+            self.frame[self.space_led[sh.pawns[side]]] = SIDE_CODE[side]
+        self._marks(sh.spaces, blink_on)
+
+    def _marks(self, marks, blink_on):
+        # what each space's mark (shown.py) makes of its LED
+        f = self.frame
+        led = self.space_led
+        i = len(led)
+        while i:
+            i -= 1
             m = marks[i]
             if m == S.SPACE_FAULT:
                 f[led[i]] = FAULT if blink_on else OFF
@@ -86,7 +98,9 @@ class Lights(Frame):
 
     def _seats(self, sh):
         side = sh.seat_side
-        for seat in range(sh.seat_count):
+        seat = sh.seat_count
+        while seat:
+            seat -= 1
             lit = sh.seat_lit == S.ALL_SEATS or seat == sh.seat_lit
             self.frame[self.seat_led[side * 2 + seat]] = (SIDE_CODE[side] if lit
                                                           else SIDE_DIM[side])
@@ -94,5 +108,7 @@ class Lights(Frame):
     def _pads(self, sh, blink_on):
         colour = PAD_ON if blink_on else PAD_BLINK_OFF
         marks = sh.pads
-        for r in range(len(marks)):
+        r = len(marks)
+        while r:
+            r -= 1
             self.frame[self.pad_led[r]] = colour[marks[r]]

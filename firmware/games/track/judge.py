@@ -110,6 +110,11 @@ class WholeMove:
         self.move = None
         self.bad = []
         self.found = [0] * FOUND_N  # small ints: set in place, nothing allocated
+        # the board judge() judges, held for its calls per outline (two arguments each, not
+        # seven: see _against); made here, so that judging adds no attribute (the counts a
+        # bytearray already, as judge() sets them)
+        self.sensed = self.touched = self.bands = self.moved = None
+        self.now_count = self.pre_count
 
     def left(self):
         return 0  # Partner 4 steps left; an ordinary card has none
@@ -122,38 +127,60 @@ class WholeMove:
     def fired(self):
         return []  # one piece moves: at most one meeting point, no order to choose
 
+    # The calls per outline (_outline and its parts when a card is played; _covers, _against,
+    # _areas and _passes while its move is judged: up to 80 outlines a card) keep their frames
+    # within MicroPython's 11 words (docs/measuring.md, "Frames"): a bigger one would be
+    # allocated on the heap at every call. Their while loops visit the squares last first: a
+    # for loop holds two or four words more, and none of them depends on the order.
     def _outline(self, a, b):
         # what move (a, b) changes on the board (the rules core's occupancy view of it), in
         # sensors; a card's outlines are all listed when it is played
-        st = self.st
-        sensor = self.places.sensor
         self.hints.visit(a, b)
-        board, areas = changes(st, self.act, a, b)
-        size = self.size
-        k = self.noutlines % OUTLINE_CHUNK
-        if not k:
-            self.outlines.append(bytearray(size * OUTLINE_CHUNK))
+        ch = changes(self.st, self.act, a, b)
+        o = self.noutlines % OUTLINE_CHUNK * self.size  # where it starts in the last chunk
+        if not o:
+            self.outlines.append(bytearray(self.size * OUTLINE_CHUNK))
         r = self.outlines[-1]
-        o = k * size
-        r[o:o + size] = self.blank
+        r[o:o + self.size] = self.blank
         self.noutlines += 1
         r[o + O_A] = a
         r[o + O_B] = b >> 8
         r[o + O_B + 1] = b & 0xFF
-        r[o + O_N] = len(board)
-        lay = st.lay
-        for j in range(len(board)):
-            loc, occupied = board[j]
-            r[o + O_SENSOR + j] = sensor[loc]
-            r[o + O_AFTER + j] = occupied
-            if self.ranked and occupied:
-                # the mover lands; a swap's squares trade their pieces
-                lands = (b if loc == st.pos[a] else a) if self.swap else a
-                r[o + O_BAND + j] = lay.piece_slot[lands]
         if not self.swap and movegen.jump_of(b) >= 0:
-            r[o + O_VIA] = sensor[movegen.dest_of(b)]
-        for c, delta in areas:
-            r[o + O_COUNTS + c] += delta
+            r[o + O_VIA] = self.places.sensor[movegen.dest_of(b)]
+        self._squares(o, ch)
+
+    def _squares(self, o, ch):
+        # the squares and start areas of the last chunk's outline at o: ch, the rules core's
+        # changes (board, areas) of its move
+        r = self.outlines[-1]
+        board = ch[0]
+        r[o + O_N] = len(board)
+        j = len(board)
+        while j:
+            j -= 1
+            r[o + O_SENSOR + j] = self.places.sensor[board[j][0]]
+            r[o + O_AFTER + j] = board[j][1]
+        if self.ranked:
+            self._bands(r, o, board)
+        board = ch[1]  # now the start areas: (colour, pieces after - before)
+        j = len(board)
+        while j:
+            j -= 1
+            r[o + O_COUNTS + board[j][0]] += board[j][1]
+
+    def _bands(self, r, o, board):
+        # a ranked game: the rank each square shows after the move
+        a = r[o + O_A]
+        j = len(board)
+        while j:
+            j -= 1
+            if board[j][1]:
+                # the mover lands; a swap's squares trade their pieces
+                p = a
+                if self.swap and board[j][0] == self.st.pos[a]:
+                    p = r[o + O_B] << 8 | r[o + O_B + 1]
+                r[o + O_BAND + j] = self.st.lay.piece_slot[p]
 
     def _outline_at(self, g):
         """Outline g: (its bytearray, where it starts there)."""
@@ -168,15 +195,20 @@ class WholeMove:
 
     def _accept(self, g):
         r, o = self._outline_at(g)
-        self.move = Move(self.k, self.act, r[o + O_A], r[o + O_B] << 8 | r[o + O_B + 1])
+        b = r[o + O_B] << 8 | r[o + O_B + 1]
+        self.move = Move(self.k, self.act, r[o + O_A], b)
 
     def judge(self, sensed, touched, bands=None):
         """sensed: class per sensor; touched: per sensor, changed since the card was played;
         bands: the rank band per sensor (a ranked game's moves must show the right ranks)."""
+        self.sensed = sensed
+        self.touched = touched
+        self.bands = bands
         moved, same = self._changes(sensed, touched)
-        now_count = self._start_counts(sensed)
-        self._classify(sensed, touched, bands, moved, now_count)
-        res = self._verdict(moved, same, sensed, touched, bands, now_count)
+        self.moved = moved
+        self.now_count = self._start_counts(sensed)
+        self._classify(moved)
+        res = self._verdict(moved, same)
         if res == DONE and self.in_transit(sensed, moved):
             return RESTING
         return res
@@ -207,7 +239,7 @@ class WholeMove:
                 now_count[c] += OCCUPIED[sensed[i]]
         return now_count
 
-    def _classify(self, sensed, touched, bands, moved, now_count):
+    def _classify(self, moved):
         """Sorts the outlines against the board: the first that explains it completely and
         whether another outcome does too; the same for a
         move complete but for a square nobody touched (confirm may accept it); and how many
@@ -223,7 +255,7 @@ class WholeMove:
                 g += 1
                 if not _covers(r, o, moved):
                     continue  # most outlines: a small call, no frame on the heap
-                state = self._against(r, o, sensed, touched, bands, moved, now_count)
+                state = self._against(r, o)
                 if state == O_COMPLETE:
                     self._note(F_COMPLETE, g)
                 elif state == O_RANK:
@@ -242,43 +274,49 @@ class WholeMove:
         elif self._key(g) != self._key(f[at] - 1):
             f[at + 1] = 1
 
-    def _against(self, r, o, sensed, touched, bands, moved, now_count):
-        """How the outline at r[o:] stands against the board: O_NO (the board has left it),
-        O_GROWING (not complete yet), O_RANK (every piece where the move puts one, but of
-        another rank), O_UNTOUCHED (complete but for a capture or swap square nobody touched)
-        or O_COMPLETE."""
-        if not _covers(r, o, moved):
+    def _against(self, r, o):
+        """How the outline at r[o:], which changes (or passes) every square that moved, stands
+        against the board judge() holds: O_NO (the board has left it), O_GROWING (not complete
+        yet), O_RANK (every piece where the move puts one, but of another rank), O_UNTOUCHED
+        (complete but for a capture or swap square nobody touched) or O_COMPLETE. (The board
+        is read from self: seven arguments would leave no room for this frame's locals.)"""
+        state = self._areas(r, o)  # the start areas first: O_NO, O_GROWING or O_COMPLETE
+        if state == O_NO:
             return O_NO
-        # start areas may only have changed the move's way: a piece left for the start space,
-        # a knocked-out piece put back (or still in a hand)
-        pre_count = self.pre_count
-        for c in range(len(now_count)):
-            after = r[o + O_COUNTS + c]
-            if not (pre_count[c] <= now_count[c] <= after or after <= now_count[c] <= pre_count[c]):
-                return O_NO
-        pre = self.pre
-        state = O_COMPLETE  # lowered as the board falls short of the move
-        via = r[o + O_VIA]
-        for j in range(r[o + O_N]):
+        j = r[o + O_N]
+        while j:  # lowering state as the board falls short of the move
+            j -= 1
             i = r[o + O_SENSOR + j]
-            now = OCCUPIED[sensed[i]]
-            after = r[o + O_AFTER + j]
-            if i == via and now:
+            now = OCCUPIED[self.sensed[i]]
+            if i == r[o + O_VIA] and now:
                 state = O_GROWING  # the citizen stands on its special space: the jump goes on
-                continue
-            if now != after:
+            elif now != r[o + O_AFTER + j]:
                 state = O_GROWING
                 # a sensor already changed must have changed the move's way; a square whose
                 # occupant changes (capture, swap) may stand empty meanwhile
-                if now != pre[i] and not (pre[i] and after):
+                if now != self.pre[i] and not (self.pre[i] and r[o + O_AFTER + j]):
                     return O_NO
-            elif pre[i] and after and not touched[i]:
+            elif self.pre[i] and r[o + O_AFTER + j] and not self.touched[i]:
                 state = min(state, O_UNTOUCHED)  # a capture or swap square nobody touched
-            elif self.ranked and now and bands[i] != r[o + O_BAND + j]:
+            elif self.ranked and now and r[o + O_BAND + j] != self.bands[i]:
                 state = min(state, O_RANK)  # not the rank this move puts there (not yet?)
-        for c in range(len(now_count)):
-            # entering needs the piece to have left its start area
-            if r[o + O_COUNTS + c] < pre_count[c] and now_count[c] != r[o + O_COUNTS + c]:
+        return state
+
+    def _areas(self, r, o):
+        """The outline at r[o:] against the start areas: O_NO where an area changed otherwise
+        than the move changes it (a piece left for the start space, a knocked-out piece put
+        back or still in a hand), O_GROWING while a piece that enters has not left its area
+        yet, else O_COMPLETE."""
+        pre = self.pre_count
+        now = self.now_count
+        state = O_COMPLETE
+        c = len(now)
+        while c:
+            c -= 1
+            after = r[o + O_COUNTS + c]
+            if not (pre[c] <= now[c] <= after or after <= now[c] <= pre[c]):
+                return O_NO
+            if after < pre[c] and now[c] != after:
                 state = O_GROWING
         return state
 
@@ -316,23 +354,28 @@ class WholeMove:
     def _passes(self, r, o, at):
         """Whether the outline at r[o:]'s piece passes track space `at` on its way (its
         destination and the spaces before it, from where it stands, forward or back)."""
+        frm = self.st.pos[r[o + O_A]]
+        if frm >= self.st.lay.n:
+            return False  # entering: it goes straight onto its start space
+        to = r[o + O_B] << 8 | r[o + O_B + 1]
+        to = movegen.dest_of(to)  # (apart: within the call, the frame would go to the heap)
+        return self._between(frm, to, at)
+
+    def _between(self, frm, to, at):
+        """Whether track space `at` lies on the way of a piece from frm to to, forward or back
+        (a way longer than MAX_COUNT is not taken)."""
         lay = self.st.lay
         n = lay.n
-        frm = self.st.pos[r[o + O_A]]
-        if frm >= n:
-            return False  # entering: it goes straight onto its start space
-        to = movegen.dest_of(r[o + O_B] << 8 | r[o + O_B + 1])
         if lay.is_home(to):
             to = lay.start[lay.home_colour(to)]  # along the track to its start space, then in
             ahead = (to - frm) % n + 1
         else:
             ahead = (to - frm) % n
-        back = (frm - to) % n
         if ahead <= MAX_COUNT:
             return 0 < (at - frm) % n < ahead
-        return back <= MAX_COUNT and 0 < (frm - at) % n < back
+        return (frm - to) % n <= MAX_COUNT and 0 < (frm - at) % n < (frm - to) % n
 
-    def _verdict(self, moved, same, sensed, touched, bands, now_count):
+    def _verdict(self, moved, same):
         self.bad = []
         f = self.found
         complete = f[F_COMPLETE] - 1
@@ -346,7 +389,7 @@ class WholeMove:
             need = [i for i in same if _covers(r, o, (i,))]
             if not f[F_GROWING]:
                 return DONE
-            if not need or self._grows_with(need, sensed, touched, bands, moved, now_count):
+            if not need or self._grows_with(need):
                 return AMBIGUOUS
             return DONE
         if complete < 0 and f[F_UNTOUCHED] and not f[F_UNTOUCHED_MORE]:
@@ -357,12 +400,12 @@ class WholeMove:
         if not moved or f[F_GROWING]:
             return WAIT
         if f[F_RANK]:
-            self.bad = self._rank_squares(f[F_RANK] - 1, bands)
+            self.bad = self._rank_squares(f[F_RANK] - 1, self.bands)
             return WRONG_RANK
         self.bad = moved
         return ILLEGAL
 
-    def _grows_with(self, need, sensed, touched, bands, moved, now_count):
+    def _grows_with(self, need):
         """Whether an outline the board may still grow into changes every sensor in need (a
         second walk, only where a touched square as it was matters: rare)."""
         size = self.size
@@ -370,9 +413,8 @@ class WholeMove:
         for r in self.outlines:
             for o in range(0, min(self.noutlines - g - 1, OUTLINE_CHUNK) * size, size):
                 g += 1
-                if _covers(r, o, need) and self._against(
-                        r, o, sensed, touched, bands, moved, now_count) in (O_GROWING,
-                                                                             O_UNTOUCHED):
+                if _covers(r, o, need) and _covers(r, o, self.moved) and self._against(
+                        r, o) in (O_GROWING, O_UNTOUCHED):
                     return True
         return False
 
@@ -390,11 +432,15 @@ class WholeMove:
         return out
 
 def _covers(r, o, squares):
-    """Whether the outline at r[o:] changes (or passes) every sensor in squares."""
+    """Whether the outline at r[o:] changes (or passes) every sensor in squares. (Called for
+    every outline: a while loop, the last square first, keeps its frame off the heap.)"""
     s0 = r[o + O_SENSOR]
     s1 = r[o + O_SENSOR + 1]
     s2 = r[o + O_SENSOR + 2]
-    for i in squares:
+    k = len(squares)
+    while k:
+        k -= 1
+        i = squares[k]
         if i != s0 and i != s1 and i != s2:
             return False
     return True

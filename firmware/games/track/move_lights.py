@@ -28,24 +28,29 @@ class MoveLights:
         self.targets = []
         self.loc_of = {}  # sensor -> location of each movable piece on the board
         self._known = {}   # sensor -> [(sensor, kind)] worked out so far
-        if places is None:
-            return
-        lay = board_now.lay
-        for loc in movable:
-            if loc < lay.nboard:
-                i = places.sensor[loc]
+        if places is not None:
+            self._sort(movable)
+
+    # A card tap, and every judged board of its move, calls these: they keep their frames
+    # within MicroPython's 11 words (docs/measuring.md, "Frames"), or each call would allocate
+    # its frame on the heap
+    def _sort(self, movable):
+        # the movable pieces' locations into sensors on the board and colours of start areas
+        nboard = self.board_now.lay.nboard
+        # (over a range: a for loop over the list, and the frame would go to the heap)
+        for k in range(len(movable)):
+            loc = movable[k]
+            if loc < nboard:
+                i = self.places.sensor[loc]
                 self.movable.append(i)
                 self.loc_of[i] = loc
             else:
-                self.areas.append(loc - lay.nboard)
+                i = loc - nboard  # the colour whose start area holds it
+                self.areas.append(i)
 
     def follow(self, sensed, touched):
         """After the board settled: which movable piece is lifted, and its targets."""
-        lifted = -1
-        for i in self.movable:
-            if sensed[i] == EMPTY and touched[i]:
-                lifted = i
-                break
+        lifted = self._lifted(sensed, touched)
         self.lifted = lifted
         if lifted < 0:
             self.targets = []
@@ -55,6 +60,13 @@ class MoveLights:
             t = self._kinds(self.ends(self.loc_of[lifted]))
             self._known[lifted] = t
         self.targets = t
+
+    def _lifted(self, sensed, touched):
+        # the sensor of the first movable piece lifted (-1: none)
+        for i in self.movable:
+            if sensed[i] == EMPTY and touched[i]:
+                return i
+        return -1
 
     def ends(self, loc):
         """Where the piece on loc may go (locations); overridden per kind of card."""
@@ -83,8 +95,13 @@ class CardLights(MoveLights):
     (found given: (movable, targets) a walk of the card's moves already collected)."""
 
     def __init__(self, places, st, k, found=None):
-        movable, self._targets = found if found is not None else hints(st, k)
-        MoveLights.__init__(self, places, st, movable)
+        if found is None:
+            found = hints(st, k)
+        self._targets = found[1]
+        # (found goes on as the movable pieces' locations: a name more, or found[0] within the
+        # call, and this frame would go to the heap)
+        found = found[0]
+        MoveLights.__init__(self, places, st, found)
 
     def ends(self, loc):
         return self._targets.get(loc, [])
@@ -97,7 +114,8 @@ class SegmentLights(MoveLights):
     def __init__(self, places, work, sp, left):
         self.sp = sp
         self.left = left
-        MoveLights.__init__(self, places, work, segment_movable(work, sp, left))
+        movable = segment_movable(work, sp, left)
+        MoveLights.__init__(self, places, work, movable)
 
     def ends(self, loc):
         out = []

@@ -113,13 +113,15 @@ class Places:
             w[i] = sensed_bands[i]
         return w == sensed_bands
 
-    def todo(self, i, classes, sensed, recheck, bands=None, sensed_bands=None):
-        """What the players must do at sensor i, which differs from the expected board."""
+    def todo(self, i, classes, sensed, recheck, ranked=False):
+        """What the players must do at sensor i, which differs from the expected board
+        (ranked: a ranked game's board, where a piece of the right kind may be of another
+        rank than expected)."""
         e = classes[i]
         now = sensed[i]
         if now != EMPTY and now != UP and now != DOWN:
             return FAULT
-        if now == e and (recheck[i] or bands is not None):
+        if now == e and (recheck[i] or ranked):
             return EXCHANGE  # the right kind of piece, but another belongs here
         if e == COUNTED:
             return TURN if now == DOWN else (PUT if now == EMPTY else TAKE)

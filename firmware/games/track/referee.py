@@ -122,12 +122,14 @@ class Referee:
         self.sensed[:] = sensed
         if bands is not None:
             self.bands[:] = bands
-        start = self.move_start
-        for i in changed:
-            # a piece put down on an empty square and taken away again (a wrong placement
-            # put right) leaves the move as if it had never been there; an occupied square
-            # keeps its touch, the only trace of a capture or a swap on it
-            self.touched[i] = 0 if sensed[i] == EMPTY and start[i] == EMPTY else 1
+        # A piece put down on an empty square and taken away again (a wrong placement put
+        # right) leaves the move as if it had never been there; an occupied square keeps its
+        # touch, the only trace of a capture or a swap on it. (Over a range: a for loop over
+        # `changed` itself holds two words more, and this frame, called on every scan with a
+        # change, would go to the heap: docs/measuring.md, "Frames".)
+        for k in range(len(changed)):
+            i = changed[k]
+            self.touched[i] = 0 if sensed[i] == EMPTY and self.move_start[i] == EMPTY else 1
             if self.recheck[i] and sensed[i] == EMPTY:
                 self.recheck[i] = 0
                 self._lifted_back()
@@ -227,32 +229,40 @@ class Referee:
             self._mismatch()
 
     # -- cards ---------------------------------------------------------------------------
+    # on_card and its parts keep their frames within MicroPython's 11 words (docs/measuring.md,
+    # "Frames"): a card tap is waiting for its first LEDs
     def on_card(self, uid_hex):
         kind = self.cardmap.kind(uid_hex)
         if kind is None:
             self.out({"event": "reject", "reason": "unknown card: this sticker is not enrolled",
                       "uid": uid_hex})
             return
+        reason = self._card_refused(kind)
+        if reason is None:
+            reason = self._play_card(kind)
+        if reason is not None:
+            self.out({"event": "reject", "reason": reason})
+
+    def _card_refused(self, kind):
+        """Why card kind cannot be played now (before its moves are listed), or None."""
         if self.st is None or self.phase not in ("await_card", "round_end", "await_move"):
-            self.out({"event": "reject", "reason": "%s: no card can be played now (%s)" % (
-                kind, self.phase if self.st else "no game")})
-            return
+            return "%s: no card can be played now (%s)" % (
+                kind, self.phase if self.st else "no game")
         if self.phase == "await_move" and any(self.touched):
-            self.out({"event": "reject", "reason": "%s: finish or undo the move of the %s first"
-                      % (kind, self.cards.names[self.card])})
-            return
+            return "%s: finish or undo the move of the %s first" % (
+                kind, self.cards.names[self.card])
+        if movegen.effective(self.st, self.cards.index[kind]) < 0:
+            return "%s cannot be played now: nothing to copy yet this round" % kind
+        return None
+
+    def _play_card(self, kind):
+        """Card kind played: its lights are worked out, its move awaited; or why not (a card
+        that lights no piece has no move)."""
         k = self.cards.index[kind]
-        if movegen.effective(self.st, k) < 0:
-            self.out({"event": "reject", "reason": "%s cannot be played now: nothing to copy "
-                      "yet this round" % kind})
-            return
-        # the card's lights are worked out anyway; a card that lights no piece has no move
         judge = judge_mod.for_card(self.st, k, self.places)
         lights = judge.lights()
         if not lights.movable and not lights.areas:
-            self.out({"event": "reject", "reason": "%s cannot be played now: no legal move "
-                      "with it" % kind})
-            return
+            return "%s cannot be played now: no legal move with it" % kind
         self.card = k
         self.judge = judge
         self.lights = lights
@@ -264,6 +274,7 @@ class Referee:
         self.diffs = []  # a move starts on a board that equals the game
         self._set_phase("await_move")
         self.out({"event": "card", "card": kind, "seat": self._c(self.st.to_move)})
+        return None
 
     # -- the move --------------------------------------------------------------------------
     def _lifted_back(self):
@@ -437,8 +448,11 @@ class Referee:
                           "rank": ev["rank"]})
 
     def _effects(self):
+        # (every still board until the effects are carried out: over a range, as a for loop
+        # over the list would put this frame on the heap)
         best = None
-        for c in self.cands:
+        for k in range(len(self.cands)):
+            c = self.cands[k]
             self._expect(c[1])
             d = self._differences()
             if not d:
@@ -496,10 +510,10 @@ class Referee:
     # -- what players and tools may see ------------------------------------------------------
     def publish(self):
         """Brings the view model (self.shown) up to date: what the LEDs show, from public
-        information only."""
+        information only. (Called for every redraw after a change: it and its parts keep their
+        frames within MicroPython's 11 words, docs/measuring.md "Frames".)"""
         sh = self.shown
         st = self.st
-        places = self.places
         sh.menu = None
         sh.special = []
         sh.seat = st.to_move if st is not None else -1
@@ -514,29 +528,48 @@ class Referee:
             return sh
         ph = self.phase
         if ph == "await_move":
-            lit = self.lights
-            sh.lights = lit
-            for c in lit.areas:  # the pieces waiting in a start area that may come into play
-                for i in places.spots[c]:
-                    if self.sensed[i] != EMPTY:
-                        sh.spots.append(i)
-            left = self.judge.left()
-            if left:
-                spots = places.spots[st.plays(st.to_move)]
-                sh.steps = spots[:left]
-            if self.bad:
-                sh.bad = self.bad
-            for i in self.diffs:  # sensors reading nonsense: the move waits for them
-                sh.todo.append((i, places.todo(i, self.exp, self.sensed, self.recheck)))
+            self._publish_move(sh, st)
         elif ph in ("setup", "await_effect", "mismatch"):
-            ranked = st.game.ranked
-            for i in self.diffs:
-                sh.todo.append((i, places.todo(
-                    i, self.exp, self.sensed, self.recheck, self.exp_bands if ranked else None,
-                    self.bands if ranked else None)))
+            self._publish_todo(sh, st.game.ranked)
             if ph == "await_effect":
                 sh.accepted = self.accepted_at
         return sh
+
+    def _publish_move(self, sh, st):
+        # a move under way: the card's lights, the start-area pieces that may come into play,
+        # the Partner 4's steps left, a refused placement, sensors reading nonsense (the move
+        # waits for them)
+        sh.lights = self.lights
+        n = len(self.lights.areas)
+        k = 0
+        while k < n:  # (a for loop's four words more would put this frame on the heap)
+            self._publish_spots(sh, self.lights.areas[k])
+            k += 1
+        left = self.judge.left()
+        if left:
+            sh.steps = self.places.spots[st.plays(st.to_move)][:left]
+        if self.bad:
+            sh.bad = self.bad
+        if self.diffs:
+            self._publish_todo(sh, False)
+
+    def _publish_spots(self, sh, c):
+        # the pieces waiting in colour c's start area, which may come into play
+        for i in self.places.spots[c]:
+            if self.sensed[i] != EMPTY:
+                sh.spots.append(i)
+
+    def _publish_todo(self, sh, ranked):
+        # what the players must change at each sensor that differs (ranked: a ranked game's
+        # board, where the right kind of piece may be of the wrong rank)
+        n = len(self.diffs)
+        k = 0
+        while k < n:
+            sh.todo.append(self._todo(self.diffs[k], ranked))
+            k += 1
+
+    def _todo(self, i, ranked):
+        return i, self.places.todo(i, self.exp, self.sensed, self.recheck, ranked)
 
     def public_view(self):
         return ondemand.call(RARE, "public_view", self)

@@ -43,37 +43,62 @@ class View(Frame):
             self.led_of_sensor[i] = led_names.index(names[i])
         self.seat_led = bytearray([led_names.index("seat:" + c) for c in lay.colours])
 
+    # A redraw's methods keep their frames within MicroPython's 11 words (docs/measuring.md,
+    # "Frames"): a bigger one is allocated on the heap at every call. Hence the while loops
+    # below: a for loop holds two words (over a range) or four (over a list) more.
     def render(self, sh, blink_on):
         """Draws the referee's published model sh (firmware/games/track/move_lights.py Shown)."""
         f = self.frame
         f[:] = self.blank
-        los = self.led_of_sensor
         if sh.menu is not None:
-            for c in sh.menu:
-                f[self.seat_led[c]] = SEAT0 + c
-            for i in sh.special:
-                f[los[i]] = MEET
+            self._menu(sh)
         if sh.seat >= 0:
             if sh.draw < 0 or blink_on:  # the seat that must draw a card blinks
                 f[self.seat_led[sh.seat]] = SEAT0 + sh.seat
             if sh.draw >= 0 and sh.draw != sh.seat and blink_on:
                 f[self.seat_led[sh.draw]] = SEAT0 + sh.draw
         if sh.accepted >= 0:
-            f[los[sh.accepted]] = ACCEPT  # first: work still to do wins
-        lit = sh.lights
-        for i in lit.movable:
-            f[los[i]] = MOVABLE
-        for i in sh.spots:
-            f[los[i]] = MOVABLE
-        for i, kind in lit.targets:
-            f[los[i]] = TARGET_CODE[kind]
-        for i in sh.steps:
-            f[los[i]] = STEPS
-        if blink_on:
-            for i in sh.bad:
-                f[los[i]] = TAKE
-        for i, what in sh.todo:
-            code = TODO_CODE[what]
-            if code != FAULT or blink_on:
-                f[los[i]] = code
+            f[self.led_of_sensor[sh.accepted]] = ACCEPT  # first: work still to do wins
+        # (each list only when it holds something: most are empty, and a call costs)
+        if sh.lights.movable:
+            self._paint(sh.lights.movable, MOVABLE)
+        if sh.spots:
+            self._paint(sh.spots, MOVABLE)
+        if sh.lights.targets:
+            self._pairs(sh.lights.targets, TARGET_CODE, True)
+        if sh.steps:
+            self._paint(sh.steps, STEPS)
+        if blink_on and sh.bad:
+            self._paint(sh.bad, TAKE)
+        if sh.todo:
+            self._pairs(sh.todo, TODO_CODE, blink_on)
         self.flush()
+
+    def _menu(self, sh):
+        for c in sh.menu:
+            self.frame[self.seat_led[c]] = SEAT0 + c
+        self._paint(sh.special, MEET)
+
+    def _paint(self, sensors, code):
+        # the LEDs under sensors in colour code
+        f = self.frame
+        los = self.led_of_sensor
+        n = len(sensors)
+        k = 0
+        while k < n:
+            i = los[sensors[k]]
+            f[i] = code
+            k += 1
+
+    def _pairs(self, pairs, codes, blink_on):
+        # the LEDs under pairs' sensors, each in the colour codes[its kind]; a faulty sensor's
+        # (FAULT) only while blink_on
+        n = len(pairs)
+        k = 0
+        while k < n:
+            i, c = pairs[k]
+            c = codes[c]
+            if c != FAULT or blink_on:
+                i = self.led_of_sensor[i]
+                self.frame[i] = c
+            k += 1
