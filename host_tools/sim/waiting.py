@@ -58,8 +58,9 @@ SETTLE_MS = (STABLE_SCANS + 2) * SCAN_MS
 # the board must see the release before the button can be pressed again
 RELEASE_MS = (BUTTON_STABLE + 2) * SCAN_MS
 # a card taken off the reader counts as gone after MISS_LIMIT empty polls, one poll each
-# NFC_EVERY scans; the same two scans more as a piece
-CARD_GONE_MS = MISS_LIMIT * NFC_EVERY * SCAN_MS + 2 * SCAN_MS
+# NFC_EVERY scans; one poll more for the look under way when the hand acted (a scan may run
+# longer than its period while the LEDs are written), and the same two scans as a piece
+CARD_GONE_MS = (MISS_LIMIT + 1) * NFC_EVERY * SCAN_MS + 2 * SCAN_MS
 
 # a card put on the reader is read at the next poll (one each NFC_EVERY scans); a second poll
 # reads it again after a corrupted frame
@@ -67,7 +68,8 @@ CARD_READ_MS = 2 * NFC_EVERY * SCAN_MS
 
 
 def run_until(request, ms, done):
-    """Lets board time run for at most ms (request: the control channel's), stopping once
+    """Lets board time run for at most ms (request: the control channel's, or the players' ask
+    that sends a request on it), stopping once
     done() (which reads the console) says the board answered; then the rest of the scan that
     wrote the answer runs, so every line of it is out. Returns (whether done() said so in
     time, the board ms that ran). A channel whose `wait` does not stop early (a virtual
@@ -83,5 +85,6 @@ def run_until(request, ms, done):
         left -= ran
         if done():
             request({"op": "wait", "ms": SCAN_MS})
+            done()  # read what the rest of the scan wrote: it is not the next action's answer
             return True, ms - max(left, 0) + SCAN_MS
     return done(), ms

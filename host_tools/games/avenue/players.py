@@ -27,6 +27,7 @@ READ_MS = waiting.CARD_READ_MS
 OFF_MS = waiting.CARD_GONE_MS  # a card lifted is noticed after the reader's empty polls
 # a pawn put down: the debounce, then a still scan before the board decides
 MOVE_MS = waiting.SETTLE_MS + waiting.SCAN_MS
+PAWN_MS = 3 * MOVE_MS  # at most: noise on a space may restart its debounce
 HOLD_MS = 2100      # holding a button
 BOOT_MS = 1500      # after power-on: the boot, the resume, the pads read (BOOT_POLLS rounds)
 PADS = ("up", "down", "tap")
@@ -34,7 +35,8 @@ PADS = ("up", "down", "tap")
 DECIDED = ("discard", "play", "recruit", "market")
 # the board's answers to a card put on a pad, a button, pawns put down
 CARD_ANSWERS = ("card", "tap", "reject", "forced", "seat", "taken") + DECIDED
-PAWN_ANSWERS = ("pawn", "turn", "win", "mismatch")
+PAWN_ANSWERS = ("turn", "win")  # the pawns seen where the decision put them
+WAITS_FOR_PAWNS = ("await_effect", "mismatch")  # the view's phases until then
 
 
 class BoardError(AssertionError):
@@ -112,12 +114,14 @@ class Players:
     def wait_for(self, kinds, ms):
         """Lets the board run until it reports an event of one of those kinds, at most ms: a
         person waits for the board's answer, not a fixed time. True if it came."""
+        # what came before (board time stands still since the hand acted) is no answer
+        self.unread.extend(self._pull())
         n = len(self.unread)
 
         def came():
             self.unread.extend(self._pull())
             return any(e.get("event") in kinds for e in self.unread[n:])
-        return waiting.run_until(self.sim.request, ms, came)[0]
+        return waiting.run_until(self.ask, ms, came)[0]
 
     def console(self, cmd):
         lines = [json.loads(x) for x in self.ask({"op": "console", "send": cmd})["lines"]
@@ -200,7 +204,18 @@ class Players:
             self.ask({"op": "place", "piece": PAWN[s], "at": t})
             occupied[t] = s
         if moving:
-            self.wait_for(PAWN_ANSWERS, MOVE_MS)
+            self.pawns_seen()
+
+    def pawns_seen(self):
+        """Lets the board run until it has seen the pawns where they were put: its answer (a
+        turn, a win; none in the other phases) or its view no longer waiting for them; at most
+        PAWN_MS."""
+        if self.wait_for(PAWN_ANSWERS, MOVE_MS):
+            return
+        left = PAWN_MS - MOVE_MS
+        while left > 0 and self.view()["phase"] in WAITS_FOR_PAWNS:
+            self.wait(waiting.SCAN_MS)
+            left -= waiting.SCAN_MS
 
     # -- one decision -----------------------------------------------------------------------
     def choose(self):

@@ -106,12 +106,15 @@ class Table:
         """Lets the board run until it reports an event of one of those kinds since event n
         (default: from now), at most ms: a person waits for the board's answer, not a fixed
         time. True if it came."""
-        n = len(self.events) if n is None else n
+        if n is None:
+            # what came before (board time stands still since the hand acted) is no answer
+            self.pull()
+            n = len(self.events)
 
         def came():
             self.pull()
             return any(e.get("event") in kinds for e in self.events[n:])
-        came, ran = waiting.run_until(self.sim.request, ms, came)
+        came, ran = waiting.run_until(self.ask, ms, came)
         self.clock_ms += ran
         return came
 
