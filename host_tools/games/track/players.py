@@ -28,6 +28,9 @@ CARD_READ_MS = waiting.CARD_READ_MS  # at most, for a card put on the reader to 
 # what the board says once it has judged a card, a move, the end of a turn
 CARD_JUDGED = ("card", "reject")
 TURN_DONE = ("turn", "round_end", "win")
+# at most, for the board to judge a move (it answers as soon as it has): in a ranked game the
+# rank of a piece put down is read first
+MOVE_SEEN_MS = RANK_READ_MS
 EFFECTS_MS = 2 * SETTLE_MS  # at most, for the board to see the effects done
 PUT_RIGHT_ROUNDS = 6  # a board asking still after this many rounds of putting right is wrong
 BOARD = "agent-dog-4"
@@ -266,12 +269,13 @@ class Table:
             n = len(self.events)
         self.playing = mv
         held = self.do_move(mv)
-        self.wait_for(("move",), SETTLE_MS)
+        self.wait_for(("move",), MOVE_SEEN_MS)
         if not any(e.get("event") == "move" for e in self.since(n)):
             # a move the sensors cannot tell from a half-done longer one (a citizen that stops
             # where it could jump on): the player settles it with confirm
             self.ask({"op": "press", "button": "confirm", "ms": PRESS_MS})
-            self.wait()
+            self.wait(PRESS_MS + waiting.RELEASE_MS)  # pressed and let go, as a person does
+            self.wait_for(("move",), MOVE_SEEN_MS, n)
         if not any(e.get("event") == "move" for e in self.since(n)):
             raise TableError("move not accepted: %s\n%s" % (self.since(n), self.public()))
         self.do_effects(self.since(n), held, mv)
