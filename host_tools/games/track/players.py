@@ -279,8 +279,6 @@ class Table:
         if not any(e.get("event") == "move" for e in self.since(n)):
             raise TableError("move not accepted: %s\n%s" % (self.since(n), self.public()))
         self.do_effects(self.since(n), held, mv)
-        # the board ends the turn once the last effect is seen done (at once without effects)
-        self.wait_for(TURN_DONE, EFFECTS_MS, n)
         new, _ = rules_apply(self.st, mv)
         self.st = new
         self.check()
@@ -615,7 +613,9 @@ class Table:
         self.place(piece, to)
 
     def do_effects(self, events, held, mv=None):
-        """Carries out the effects the board announced, in order."""
+        """Carries out the effects the board announced, in order; then lets the board see
+        them done: it ends the turn then (at once, without effects)."""
+        n = len(self.events) - len(events)  # events: the turn's so far (since(n))
         for e in events:
             if e.get("event") != "effect":
                 continue
@@ -648,6 +648,7 @@ class Table:
                 elif e["outcome"] == "to_home":
                     piece = self.lift(e["at"])
                     self.place(piece, e["to"], False)
+        self.wait_for(TURN_DONE, EFFECTS_MS, n)
 
 
 def _colour(piece):
