@@ -59,7 +59,9 @@ class Players:
         new_game is not sent."""
         self.sim = sim or Sim(seed=board_seed, flash=flash, board="agent-avenue")
         self.lines = []
-        self.unread = []  # console events wait_for pulled that drain() has not given yet
+        # console lines (as written) a wait for the board's answer read that no look at the
+        # console (console_lines, drain) has given yet
+        self.unread = []
         self.deck = [(c["uid"], c["card"]) for c in self.ask({"op": "deck"})["cards"]]
         if enrol:
             for uid, kind in self.deck:
@@ -116,11 +118,11 @@ class Players:
         person waits for the board's answer, not a fixed time. True if it came."""
         # what came before (board time stands still since the hand acted) is no answer
         self.unread.extend(self._pull())
-        n = len(self.unread)
+        n = len(self.lines)
 
         def came():
             self.unread.extend(self._pull())
-            return any(e.get("event") in kinds for e in self.unread[n:])
+            return any(e.get("event") in kinds for e in self.lines[n:])
         return waiting.run_until(self.ask, ms, came)[0]
 
     def console(self, cmd):
@@ -136,14 +138,21 @@ class Players:
 
     def drain(self):
         """Console events since the last look."""
+        return [json.loads(x) for x in self.console_lines() if x.startswith("{")]
+
+    def console_lines(self):
+        """Every console line the board wrote since the last look, as written: those the
+        players' waits read meanwhile too (a test that reads the control channel's console
+        itself would miss them)."""
         out = self.unread + self._pull()
         self.unread = []
         return out
 
     def _pull(self):
-        out = [json.loads(x) for x in self.ask({"op": "console"})["lines"] if x.startswith("{")]
-        self.lines.extend(out)
-        return out
+        """The board's new console lines, as written; their events join self.lines."""
+        lines = self.ask({"op": "console"})["lines"]
+        self.lines.extend(json.loads(x) for x in lines if x.startswith("{"))
+        return lines
 
     def view(self):
         return self.console({"op": "public"})["view"]
