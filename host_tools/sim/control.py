@@ -19,6 +19,7 @@ class Control:
         self.inbox = []    # console commands for the firmware
         self.pending = None  # the request whose answer waits for board time to pass
         self.awaiting = None  # console op the firmware must answer before `pending` ends
+        self.wait_from = None  # board time (us) a `wait` with `until` began: it ends at a line
         world.hook = self.serve
 
     # the firmware's console, as the app sees it
@@ -28,6 +29,7 @@ class Control:
     def write(self, line):
         # straight to the host: a device's console is a wire, not a store in its heap
         sys.stdout.write(CONSOLE + line + "\n")
+        self._line_out()
         if self.awaiting is not None and '"re"' in line:
             try:
                 if json.loads(line).get("re") == self.awaiting:
@@ -45,8 +47,15 @@ class Control:
                 self.awaiting = "-streamed"
             first = False
         sys.stdout.write("\n")
+        self._line_out()
         if self.awaiting == "-streamed":
             self._answered()
+
+    def _line_out(self):
+        # a `wait` until the next console line: the board stops here (the firmware runs on to
+        # its next board call, which the request after this answer lets through)
+        if self.wait_from is not None and self.pending == "wait":
+            self.world.wait_until = self.world.clock_us
 
     def _answered(self):
         self.awaiting = None
@@ -64,6 +73,9 @@ class Control:
             self.pending = None
             if req == "console":
                 self.reply(self._console_answer())
+            elif self.wait_from is not None:
+                self.reply({"ok": True, "ms": (w.clock_us - self.wait_from) // 1000})
+                self.wait_from = None
             else:
                 self.reply({"ok": True})
         while True:
@@ -121,7 +133,7 @@ class Control:
     def handle(self, req):
         op = req.get("op")
         if op == "wait":
-            return self._wait(req["ms"])
+            return self._wait(req["ms"], req.get("until"))
         if op == "console":
             return self._console(req.get("send"))
         act = _WORLD_OPS.get(op) if type(op) is str else None
@@ -131,11 +143,14 @@ class Control:
             self.reply(act(self.world, req))
         return False
 
-    def _wait(self, ms):
-        # board time runs for ms
+    def _wait(self, ms, until=None):
+        # board time runs for ms; with until "console", only until the next console line
         if type(ms) is not int or ms < 0:
             raise ValueError("ms must be a whole number of milliseconds")
+        if until not in (None, "console"):
+            raise ValueError("until must be console")
         w = self.world
+        self.wait_from = None if until is None else w.clock_us
         w.wait_until = w.clock_us + ms * 1000
         self.pending = "wait"
         return True

@@ -7,6 +7,7 @@
 FAULTS = ("noise", "dead_sensor", "stuck_sensor", "nfc_crc", "weak_magnet")
 CLEAR = "clear"  # fault kind that ends every fault (or the faults of one sensor) at once
 BUTTONS = ("confirm", "back")
+UNTILS = ("console",)  # what may end a `wait` early: the firmware's next console line
 MAX_LINE = 65536        # bytes of one request line
 MAX_WAIT_MS = 60000     # board time one `wait` may ask for: send several for longer
 MAX_PRESS_MS = 60000
@@ -30,7 +31,7 @@ SHAPES = {
     "card_off": {"reader": ("name", False)},
     "discard": {"reader": ("name", False)},
     "press": {"button": ("button", True), "ms": ("press_ms", False)},
-    "wait": {"ms": ("wait_ms", True)},
+    "wait": {"ms": ("wait_ms", True), "until": ("until", False)},
     "leds": {},
     "buzzer": {},
     "console": {"send": ("command", False)},
@@ -103,6 +104,9 @@ def _check(kind, field, v):
         _whole(v, 1, MAX_PRESS_MS, "ms")
     elif kind == "wait_ms":
         _whole(v, 0, MAX_WAIT_MS, "ms")
+    elif kind == "until":
+        if v not in UNTILS:
+            raise BadRequest("until must be one of %s" % ", ".join(UNTILS))
     elif kind == "fault_ms":
         _whole(v, 1, MAX_FAULT_MS, "ms")
     elif kind == "fault":

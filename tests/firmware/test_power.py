@@ -166,6 +166,8 @@ def test_a_full_game_partition_is_reported_once_and_the_game_goes_on(tmp_path):
         assert fault[0]["event"] == "fault" and fault[0]["errno"] == 28, fault
         assert "full" in fault[0]["reason"] and "power cut" in fault[0]["reason"], fault
         tone_hz, tone_ms = PATTERNS["fault"][0]
+        # the players go on as soon as the board answers: the tone is heard to its end
+        t.wait(tone_ms + 2 * scan_ms)
         notes = [n for n in t.ask({"op": "buzzer"})["notes"] if n[0] > before_us]
         whole = [notes[i + 1][0] - notes[i][0] for i in range(len(notes) - 1)
                  if notes[i][1] == tone_hz and notes[i][2] > 0]

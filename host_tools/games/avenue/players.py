@@ -8,6 +8,7 @@ tests/host/games/avenue/test_avenue_board_record.py) use them."""
 import json
 import os
 
+from host_tools.sim import waiting
 from host_tools.sim.server import Sim
 from shared_rules.avenue import tables, legality, randgame
 from shared_rules.avenue import move as M
@@ -20,14 +21,22 @@ from shared_rules.rng import Rng
 GAME = "agent-avenue"  # the game these players play, as the board's console names it
 TB = tables.load()
 PAWN = ("green-pawn", "blue-pawn")
-READ_MS = 400       # a card on a pad is read within two polls of the three readers
-OFF_MS = 900        # a card lifted is noticed after three empty polls
-MOVE_MS = 400       # a pawn put down: four stable scans, then a still one
+# the longest the players wait for the board's answer to a hand (it comes sooner: they go on
+# once it is there): a card on a pad is read within two polls of its reader
+READ_MS = waiting.CARD_READ_MS
+OFF_MS = waiting.CARD_GONE_MS  # a card lifted is noticed after the reader's empty polls
+# a pawn put down: the debounce, then a still scan before the board decides
+MOVE_MS = waiting.SETTLE_MS + waiting.SCAN_MS
+PAWN_MS = 3 * MOVE_MS  # at most: noise on a space may restart its debounce
 HOLD_MS = 2100      # holding a button
 BOOT_MS = 1500      # after power-on: the boot, the resume, the pads read (BOOT_POLLS rounds)
 PADS = ("up", "down", "tap")
 # the rules core's events that are a decision itself (each decision has one of them)
 DECIDED = ("discard", "play", "recruit", "market")
+# the board's answers to a card put on a pad, a button, pawns put down
+CARD_ANSWERS = ("card", "tap", "reject", "forced", "seat", "taken") + DECIDED
+PAWN_ANSWERS = ("turn", "win")  # the pawns seen where the decision put them
+WAITS_FOR_PAWNS = ("await_effect", "mismatch")  # the view's phases until then
 
 
 class BoardError(AssertionError):
@@ -50,6 +59,9 @@ class Players:
         new_game is not sent."""
         self.sim = sim or Sim(seed=board_seed, flash=flash, board="agent-avenue")
         self.lines = []
+        # console lines (as written) a wait for the board's answer read that no look at the
+        # console (console_lines, drain) has given yet
+        self.unread = []
         self.deck = [(c["uid"], c["card"]) for c in self.ask({"op": "deck"})["cards"]]
         if enrol:
             for uid, kind in self.deck:
@@ -101,6 +113,18 @@ class Players:
     def wait(self, ms):
         self.ask({"op": "wait", "ms": ms})
 
+    def wait_for(self, kinds, ms):
+        """Lets the board run until it reports an event of one of those kinds, at most ms: a
+        person waits for the board's answer, not a fixed time. True if it came."""
+        # what came before (board time stands still since the hand acted) is no answer
+        self.unread.extend(self._pull())
+        n = len(self.lines)
+
+        def came():
+            self.unread.extend(self._pull())
+            return any(e.get("event") in kinds for e in self.lines[n:])
+        return waiting.run_until(self.ask, ms, came)[0]
+
     def console(self, cmd):
         lines = [json.loads(x) for x in self.ask({"op": "console", "send": cmd})["lines"]
                  if x.startswith("{")]
@@ -114,9 +138,21 @@ class Players:
 
     def drain(self):
         """Console events since the last look."""
-        out = [json.loads(x) for x in self.ask({"op": "console"})["lines"] if x.startswith("{")]
-        self.lines.extend(out)
+        return [json.loads(x) for x in self.console_lines() if x.startswith("{")]
+
+    def console_lines(self):
+        """Every console line the board wrote since the last look, as written: those the
+        players' waits read meanwhile too (a test that reads the control channel's console
+        itself would miss them)."""
+        out = self.unread + self._pull()
+        self.unread = []
         return out
+
+    def _pull(self):
+        """The board's new console lines, as written; their events join self.lines."""
+        lines = self.ask({"op": "console"})["lines"]
+        self.lines.extend(json.loads(x) for x in lines if x.startswith("{"))
+        return lines
 
     def view(self):
         return self.console({"op": "public"})["view"]
@@ -131,7 +167,7 @@ class Players:
     def put(self, uid, reader):
         self.pads[reader] = uid  # known before the board is asked: a power cut may come then
         self.ask({"op": "card", "uid": uid, "reader": reader})
-        self.wait(READ_MS)
+        self.wait_for(CARD_ANSWERS, READ_MS)
 
     def take(self, reader):
         self.lift_card(reader)
@@ -155,7 +191,8 @@ class Players:
 
     def press(self, button, ms=100):
         self.ask({"op": "press", "button": button, "ms": ms})
-        self.wait(ms + 200)
+        # held down for ms; the board must see it released before a button is pressed again
+        self.wait(ms + waiting.RELEASE_MS)
 
     def pawns_to(self, st):
         """Moves the pawns to where the players' game has them (a pawn whose space the other
@@ -176,7 +213,18 @@ class Players:
             self.ask({"op": "place", "piece": PAWN[s], "at": t})
             occupied[t] = s
         if moving:
-            self.wait(MOVE_MS)
+            self.pawns_seen()
+
+    def pawns_seen(self):
+        """Lets the board run until it has seen the pawns where they were put: its answer (a
+        turn, a win; none in the other phases) or its view no longer waiting for them; at most
+        PAWN_MS."""
+        if self.wait_for(PAWN_ANSWERS, MOVE_MS):
+            return
+        left = PAWN_MS - MOVE_MS
+        while left > 0 and self.view()["phase"] in WAITS_FOR_PAWNS:
+            self.wait(waiting.SCAN_MS)
+            left -= waiting.SCAN_MS
 
     # -- one decision -----------------------------------------------------------------------
     def choose(self):

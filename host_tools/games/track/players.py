@@ -5,6 +5,7 @@
 import json
 import os
 
+from host_tools.sim import waiting
 from host_tools.sim.server import Sim
 from shared_rules import movegen, split, variant
 from shared_rules.apply import apply as rules_apply
@@ -16,13 +17,21 @@ from shared_rules.state import new_game
 GAME = variant.load(variant.DEFAULT)
 LAY = GAME.lay
 CARDS = GAME.cards
-SETTLE_MS = 160  # more than the scanner's four-scan debounce (80 ms) plus a scan
+SETTLE_MS = waiting.SETTLE_MS  # a piece put down or lifted is seen by then
 PASS_MS = 2000  # the pass gesture: hold back for 2 s (docs/board-protocols.md, section 2)
 PASS_SETTLE_MS = 300  # after the gesture: the release and a few scans
 PRESS_MS = 100  # a short press of a button
 RANK_READ_MS = 400  # a rank read counts after eight scans: a piece put down is judged by then
 BOOT_MS = 300  # after power-on: the boot, the resume and a few scans
-CARD_GONE_MS = 350  # the reader calls a card gone after three empty polls (300 ms)
+CARD_GONE_MS = waiting.CARD_GONE_MS  # the reader calls a card gone after its empty polls
+CARD_READ_MS = waiting.CARD_READ_MS  # at most, for a card put on the reader to be judged
+# what the board says once it has judged a card, a move, the end of a turn
+CARD_JUDGED = ("card", "reject")
+TURN_DONE = ("turn", "round_end", "win")
+# at most, for the board to judge a move (it answers as soon as it has): in a ranked game the
+# rank of a piece put down is read first
+MOVE_SEEN_MS = RANK_READ_MS
+EFFECTS_MS = 2 * SETTLE_MS  # at most, for the board to see the effects done
 PUT_RIGHT_ROUNDS = 6  # a board asking still after this many rounds of putting right is wrong
 BOARD = "agent-dog-4"
 
@@ -62,6 +71,10 @@ class Table:
         self.bump = None
         self.fumbled = []
         self.playing = None  # the rules move being played (play())
+        # board ms the players have let run (at least: console answers take some more), and
+        # when they last laid a card on the pile: the reader must see it gone before the next
+        self.clock_ms = 0
+        self.discarded_at = None
         deck = self.ask({"op": "deck"})["cards"]
         self.deck = deck
         if enrol:
@@ -89,7 +102,24 @@ class Table:
     # -- time and the console --------------------------------------------------------------
     def wait(self, ms=SETTLE_MS):
         self.ask({"op": "wait", "ms": ms})
+        self.clock_ms += ms
         return self.pull()
+
+    def wait_for(self, kinds, ms, n=None):
+        """Lets the board run until it reports an event of one of those kinds since event n
+        (default: from now), at most ms: a person waits for the board's answer, not a fixed
+        time. True if it came."""
+        if n is None:
+            # what came before (board time stands still since the hand acted) is no answer
+            self.pull()
+            n = len(self.events)
+
+        def came():
+            self.pull()
+            return any(e.get("event") in kinds for e in self.events[n:])
+        came, ran = waiting.run_until(self.ask, ms, came)
+        self.clock_ms += ran
+        return came
 
     def pull(self):
         new = []
@@ -173,10 +203,17 @@ class Table:
         """Plays a card of that kind as players do: on the play pad, read there, then on the
         discard pile beside it (out of the reader's field: every card played stays there)."""
         n = len(self.events)
+        if self.discarded_at is not None:
+            # the last card laid on the pile is gone for the reader by now: a card put there
+            # meanwhile (the same sticker too) is read as a new one
+            left = self.discarded_at + CARD_GONE_MS - self.clock_ms
+            if left > 0:
+                self.wait(left)
         self.ask({"op": "card", "card": kind})
-        self.wait(150)
+        self.wait_for(CARD_JUDGED, CARD_READ_MS)
         self.ask({"op": "discard"})
-        self.wait(CARD_GONE_MS)
+        # the players move on at once (the reader notices the card gone meanwhile)
+        self.discarded_at = self.clock_ms
         return self.since(n)
 
     # -- a game -----------------------------------------------------------------------------
@@ -232,16 +269,16 @@ class Table:
             n = len(self.events)
         self.playing = mv
         held = self.do_move(mv)
-        self.wait()
+        self.wait_for(("move",), MOVE_SEEN_MS)
         if not any(e.get("event") == "move" for e in self.since(n)):
             # a move the sensors cannot tell from a half-done longer one (a citizen that stops
             # where it could jump on): the player settles it with confirm
             self.ask({"op": "press", "button": "confirm", "ms": PRESS_MS})
-            self.wait()
+            self.wait(PRESS_MS + waiting.RELEASE_MS)  # pressed and let go, as a person does
+            self.wait_for(("move",), MOVE_SEEN_MS, n)
         if not any(e.get("event") == "move" for e in self.since(n)):
             raise TableError("move not accepted: %s\n%s" % (self.since(n), self.public()))
         self.do_effects(self.since(n), held, mv)
-        self.wait()
         new, _ = rules_apply(self.st, mv)
         self.st = new
         self.check()
@@ -251,7 +288,8 @@ class Table:
         """The seat to move passes with the pass gesture; returns the events from it on."""
         n = len(self.events)
         self.ask({"op": "press", "button": "back", "ms": PASS_MS})
-        self.wait(PASS_MS + PASS_SETTLE_MS)
+        if self.wait_for(("pass",), PASS_MS + PASS_SETTLE_MS, n):
+            self.wait(waiting.RELEASE_MS)  # the pass comes with the hold: the release after
         if not any(e.get("event") == "pass" for e in self.since(n)):
             raise TableError("pass not taken: %s" % self.since(n))
         self.st, _ = rules_apply(self.st, Move(-1, -1))
@@ -575,7 +613,9 @@ class Table:
         self.place(piece, to)
 
     def do_effects(self, events, held, mv=None):
-        """Carries out the effects the board announced, in order."""
+        """Carries out the effects the board announced, in order; then lets the board see
+        them done: it ends the turn then (at once, without effects)."""
+        n = len(self.events) - len(events)  # events: the turn's so far (since(n))
         for e in events:
             if e.get("event") != "effect":
                 continue
@@ -608,7 +648,7 @@ class Table:
                 elif e["outcome"] == "to_home":
                     piece = self.lift(e["at"])
                     self.place(piece, e["to"], False)
-        self.wait(60)
+        self.wait_for(TURN_DONE, EFFECTS_MS, n)
 
 
 def _colour(piece):

@@ -157,7 +157,7 @@ def recruit_decided(p):
 
 def all_json(p):
     """Every console line since the last look is one JSON object (docs/board-protocols.md)."""
-    lines = p.ask({"op": "console"})["lines"]
+    lines = p.console_lines()
     for x in lines:
         assert x.startswith("{") and isinstance(json.loads(x), dict), "not JSON: %r" % x
     return [json.loads(x) for x in lines]

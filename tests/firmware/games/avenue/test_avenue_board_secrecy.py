@@ -38,7 +38,15 @@ def downs_possible(st, up):
 
 
 def raw_console(p):
-    return [x for x in p.ask({"op": "console"})["lines"]]
+    """Every console line since the last look, as the firmware wrote it (those the players read
+    while they waited for the board's answer too)."""
+    return p.console_lines()
+
+
+def cards_read(lines):
+    """The faces of the cards the board says it read, in those console lines."""
+    return [e["face"] for e in (json.loads(x) for x in lines if x.startswith("{"))
+            if e.get("event") == "card"]
 
 
 def outputs(seed, mode, seats, nth, down):
@@ -92,6 +100,9 @@ def test_nothing_shows_the_face_down_card_until_the_recruit(seed, mode, seats, n
     assert len(downs) == ALTERNATIVES
     first = outputs(seed, mode, seats, nth, downs[0])
     assert any("hidden" in "".join(step[1]) for step in first)  # the view was read
+    # every line is compared: the first look has the board's answer to the face-up card,
+    # which came while the players waited for it
+    assert first[0][0] == "up" and cards_read(first[0][1]) == ["up"], first[0]
     for d in downs[1:]:
         other = outputs(seed, mode, seats, nth, d)
         for a, b in zip(first, other):
@@ -169,6 +180,8 @@ def test_power_cuts_in_the_recruit_show_nothing_of_the_face_down_card():
     stranger = p.uids[TB.agent_names[strangers[0]]][-1]
     first = outputs_across_power_cuts(seed, mode, seats, nth, downs[0], stranger)
     assert any('"resumed"' in "".join(step[1]) for step in first)
+    # every line is compared: the first look has the board's answers to both cards played
+    assert first[0][0] == "played" and cards_read(first[0][1]) == ["up", "down"], first[0]
     for d in downs[1:]:
         other = outputs_across_power_cuts(seed, mode, seats, nth, d, stranger)
         for a, b in zip(first, other):
