@@ -111,10 +111,12 @@ class WholeMove:
         self.bad = []
         self.found = [0] * FOUND_N  # small ints: set in place, nothing allocated
         # the board judge() judges, held for its calls per outline (two arguments each, not
-        # seven: see _against); made here, so that judging adds no attribute (the counts a
-        # bytearray already, as judge() sets them)
-        self.sensed = self.touched = self.bands = self.moved = None
-        self.now_count = self.pre_count
+        # seven: see _against): [0] the class per sensor, [1] whether each was touched, [2] the
+        # rank band each reads, [3] the pieces on each start area's spots. One list, made here:
+        # an attribute each would make this object's seventeenth and eighteenth, and its
+        # attribute table would be made anew, larger, while a card is played (the heap's fullest
+        # moment, where a 6-player DOG Royal game ran out of it)
+        self.board = [None, None, None, self.pre_count]
 
     def left(self):
         return 0  # Partner 4 steps left; an ordinary card has none
@@ -201,12 +203,11 @@ class WholeMove:
     def judge(self, sensed, touched, bands=None):
         """sensed: class per sensor; touched: per sensor, changed since the card was played;
         bands: the rank band per sensor (a ranked game's moves must show the right ranks)."""
-        self.sensed = sensed
-        self.touched = touched
-        self.bands = bands
+        self.board[0] = sensed
+        self.board[1] = touched
+        self.board[2] = bands
         moved, same = self._changes(sensed, touched)
-        self.moved = moved
-        self.now_count = self._start_counts(sensed)
+        self.board[3] = self._start_counts(sensed)
         self._classify(moved)
         res = self._verdict(moved, same)
         if res == DONE and self.in_transit(sensed, moved):
@@ -287,7 +288,7 @@ class WholeMove:
         while j:  # lowering state as the board falls short of the move
             j -= 1
             i = r[o + O_SENSOR + j]
-            now = OCCUPIED[self.sensed[i]]
+            now = OCCUPIED[self.board[0][i]]
             if i == r[o + O_VIA] and now:
                 state = O_GROWING  # the citizen stands on its special space: the jump goes on
             elif now != r[o + O_AFTER + j]:
@@ -296,9 +297,9 @@ class WholeMove:
                 # occupant changes (capture, swap) may stand empty meanwhile
                 if now != self.pre[i] and not (self.pre[i] and r[o + O_AFTER + j]):
                     return O_NO
-            elif self.pre[i] and r[o + O_AFTER + j] and not self.touched[i]:
+            elif self.pre[i] and r[o + O_AFTER + j] and not self.board[1][i]:
                 state = min(state, O_UNTOUCHED)  # a capture or swap square nobody touched
-            elif self.ranked and now and r[o + O_BAND + j] != self.bands[i]:
+            elif self.ranked and now and r[o + O_BAND + j] != self.board[2][i]:
                 state = min(state, O_RANK)  # not the rank this move puts there (not yet?)
         return state
 
@@ -308,7 +309,7 @@ class WholeMove:
         back or still in a hand), O_GROWING while a piece that enters has not left its area
         yet, else O_COMPLETE."""
         pre = self.pre_count
-        now = self.now_count
+        now = self.board[3]
         state = O_COMPLETE
         c = len(now)
         while c:
@@ -389,7 +390,7 @@ class WholeMove:
             need = [i for i in same if _covers(r, o, (i,))]
             if not f[F_GROWING]:
                 return DONE
-            if not need or self._grows_with(need):
+            if not need or self._grows_with(need, moved):
                 return AMBIGUOUS
             return DONE
         if complete < 0 and f[F_UNTOUCHED] and not f[F_UNTOUCHED_MORE]:
@@ -400,12 +401,12 @@ class WholeMove:
         if not moved or f[F_GROWING]:
             return WAIT
         if f[F_RANK]:
-            self.bad = self._rank_squares(f[F_RANK] - 1, self.bands)
+            self.bad = self._rank_squares(f[F_RANK] - 1, self.board[2])
             return WRONG_RANK
         self.bad = moved
         return ILLEGAL
 
-    def _grows_with(self, need):
+    def _grows_with(self, need, moved):
         """Whether an outline the board may still grow into changes every sensor in need (a
         second walk, only where a touched square as it was matters: rare)."""
         size = self.size
@@ -413,7 +414,7 @@ class WholeMove:
         for r in self.outlines:
             for o in range(0, min(self.noutlines - g - 1, OUTLINE_CHUNK) * size, size):
                 g += 1
-                if _covers(r, o, need) and _covers(r, o, self.moved) and self._against(
+                if _covers(r, o, need) and _covers(r, o, moved) and self._against(
                         r, o) in (O_GROWING, O_UNTOUCHED):
                     return True
         return False
