@@ -126,13 +126,17 @@ class Players:
         return waiting.run_until(self.ask, ms, came)[0]
 
     def console(self, cmd):
-        lines = [json.loads(x) for x in self.ask({"op": "console", "send": cmd})["lines"]
-                 if x.startswith("{")]
+        """Sends a console command; returns the board's answer to it."""
         ans = None
-        for obj in lines:
+        for x in self.ask({"op": "console", "send": cmd})["lines"]:
+            obj = json.loads(x) if x.startswith("{") else {}
             if obj.get("re") == cmd["op"]:
                 ans = obj
-            else:
+                continue
+            # the board ran until it answered: what else it wrote meanwhile (an event) waits
+            # for the next look at the console, as every line does
+            self.unread.append(x)
+            if obj:
                 self.lines.append(obj)
         return ans
 

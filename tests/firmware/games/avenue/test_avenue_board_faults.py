@@ -9,6 +9,7 @@ from shared_rules.avenue import move as M
 from shared_rules.avenue.apply import apply
 from shared_rules.avenue.state import MARKET
 from host_tools.games.avenue.players import Players, TB, same_game, READ_MS, OFF_MS
+from host_tools.sim import waiting
 
 
 def agrees(p):
@@ -83,6 +84,33 @@ def test_two_cards_on_one_pad_are_refused_and_change_nothing():
         p.carry_out(mv)
         agrees(p)
         p.play_to_end(agrees)
+    finally:
+        p.close()
+
+
+def test_an_event_the_board_writes_while_it_answers_the_players_is_not_lost():
+    """The board runs until it answers a console command, such as the public view the players
+    read while they wait for its pawns: a card read meanwhile has its answer (a refusal) among
+    the lines of that answer. The players' next look at the console has it all the same,
+    whenever in the readers' polls they ask."""
+    p = Players(2, "simple", (1, 1))
+    try:
+        until(p, M.PLAY)
+        p.drain()
+        wrong = p.uid(TB.market_names[0])  # a black-market card tapped in a play: refused
+        with_the_view = 0
+        for ms in range(0, READ_MS, waiting.SCAN_MS // 2):
+            p.ask({"op": "card", "uid": wrong, "reader": "tap"})
+            p.wait(ms)
+            n = len(p.lines)
+            assert p.view()["phase"] == "play"
+            with_the_view += any(e.get("event") == "reject" for e in p.lines[n:])
+            p.wait(READ_MS)
+            assert [e["event"] for e in p.drain()] == ["reject"], ms
+            p.take("tap")
+            p.drain()
+        assert with_the_view  # (the case: a refusal that came with the view's answer)
+        agrees(p)
     finally:
         p.close()
 
