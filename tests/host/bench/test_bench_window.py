@@ -83,7 +83,11 @@ def test_a_frame_on_the_simulated_strip_counts_only_the_call_into_it(tmp_path):
     outside = _frames(tmp_path, 21, "outside") - _frames(tmp_path, 1, "outside")
     per_frame_inside, per_frame_outside = inside / 20.0, outside / 20.0
     assert per_frame_inside > 30000, per_frame_inside  # the simulator's work, counted
-    assert per_frame_outside < 12000, per_frame_outside  # the call alone (mp_window's glue)
+    # the call alone (mp_window's glue): a twentieth of the simulator's own work per frame at
+    # most, which any part of that work counted by mistake would pass (measured: 6 to 22 k
+    # against some 890 k; the interned-name lookups in the glue end where the shared heap's
+    # names put them, docs/measuring.md)
+    assert per_frame_outside < per_frame_inside / 20, (per_frame_outside, per_frame_inside)
 
 
 def test_nothing_but_the_bench_calls_the_trampoline():
