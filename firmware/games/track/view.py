@@ -44,8 +44,8 @@ class View(Frame):
         self.seat_led = bytearray([led_names.index("seat:" + c) for c in lay.colours])
 
     # A redraw's methods keep their frames within MicroPython's 11 words (docs/measuring.md,
-    # "Frames"): a bigger one is allocated on the heap at every call. Hence the while loops
-    # below: a for loop holds two words (over a range) or four (over a list) more.
+    # "Frames"): a bigger one is allocated on the heap at every call. Hence the loops below
+    # over a range or with while: a for loop over the list itself holds four words more.
     def render(self, sh, blink_on):
         """Draws the referee's published model sh (firmware/games/track/move_lights.py Shown)."""
         f = self.frame
