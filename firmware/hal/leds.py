@@ -48,7 +48,7 @@ class Strip:
 
     def put(self, rgb, i):
         """LED i wants colour rgb (r, g, b at full scale). (The colour first: so the frame's
-        call per changed LED keeps its frame on the C stack, Frame._changed.)"""
+        call per changed LED keeps its frame on the C stack, Frame.flush.)"""
         w = self.want
         j = self.bpp * i
         o = self.order
@@ -141,15 +141,12 @@ class Frame:
         self.blank = bytes(n)
 
     def flush(self):
-        if self.frame != self.shown:
-            self._changed()
-        self.strip.show()
-
-    def _changed(self):
-        # the LEDs whose code changed, in their colours, to the strip
+        # the LEDs whose code changed, in their colours, to the strip, then the strip shown
         f = self.frame
         shown = self.shown
-        for i in range(len(f)):
-            if f[i] != shown[i]:
-                self.strip.put(self.palette[f[i]], i)
-        shown[:] = f
+        if f != shown:
+            for i in range(len(f)):
+                if f[i] != shown[i]:
+                    self.strip.put(self.palette[f[i]], i)
+            shown[:] = f
+        self.strip.show()

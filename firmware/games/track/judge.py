@@ -129,7 +129,7 @@ class WholeMove:
     def fired(self):
         return []  # one piece moves: at most one meeting point, no order to choose
 
-    # The calls per outline (_outline and its parts when a card is played; _covers, _against,
+    # The calls per outline (_outline and _squares when a card is played; _covers, _against,
     # _areas and _passes while its move is judged: up to 80 outlines a card) keep their frames
     # within MicroPython's 11 words (docs/measuring.md, "Frames"): a bigger one would be
     # allocated on the heap at every call. Their while loops visit the squares last first: a
@@ -150,39 +150,36 @@ class WholeMove:
         r[o + O_B + 1] = b & 0xFF
         if not self.swap and movegen.jump_of(b) >= 0:
             r[o + O_VIA] = self.places.sensor[movegen.dest_of(b)]
-        self._squares(o, ch)
+        self._squares(o, ch, a)
 
-    def _squares(self, o, ch):
-        # the squares and start areas of the last chunk's outline at o: ch, the rules core's
-        # changes (board, areas) of its move
+    def _squares(self, o, ch, a):
+        # the squares of the last chunk's outline at o (ch: the rules core's changes, (board,
+        # areas), of the move of piece a): sensors, occupancy after it and, in a ranked game,
+        # the rank each shows
         r = self.outlines[-1]
-        board = ch[0]
-        r[o + O_N] = len(board)
-        j = len(board)
+        r[o + O_N] = len(ch[0])
+        j = len(ch[0])
         while j:
             j -= 1
-            r[o + O_SENSOR + j] = self.places.sensor[board[j][0]]
-            r[o + O_AFTER + j] = board[j][1]
-        if self.ranked:
-            self._bands(r, o, board)
-        board = ch[1]  # now the start areas: (colour, pieces after - before)
-        j = len(board)
-        while j:
-            j -= 1
-            r[o + O_COUNTS + board[j][0]] += board[j][1]
-
-    def _bands(self, r, o, board):
-        # a ranked game: the rank each square shows after the move
-        a = r[o + O_A]
-        j = len(board)
-        while j:
-            j -= 1
-            if board[j][1]:
-                # the mover lands; a swap's squares trade their pieces
-                p = a
-                if self.swap and board[j][0] == self.st.pos[a]:
+            r[o + O_SENSOR + j] = self.places.sensor[ch[0][j][0]]
+            r[o + O_AFTER + j] = ch[0][j][1]
+            if self.ranked and ch[0][j][1]:
+                p = a  # the mover lands; a swap's squares trade their pieces
+                if self.swap and ch[0][j][0] == self.st.pos[a]:
                     p = r[o + O_B] << 8 | r[o + O_B + 1]
                 r[o + O_BAND + j] = self.st.lay.piece_slot[p]
+        if ch[1]:  # pieces into play or knocked out
+            self._areas_after(o, ch)
+
+    def _areas_after(self, o, ch):
+        # the last chunk's outline at o: its start areas' counts after the move (ch[1]:
+        # (colour, pieces after - before))
+        r = self.outlines[-1]
+        areas = ch[1]
+        j = len(areas)
+        while j:
+            j -= 1
+            r[o + O_COUNTS + areas[j][0]] += areas[j][1]
 
     def _outline_at(self, g):
         """Outline g: (its bytearray, where it starts there)."""

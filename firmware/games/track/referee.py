@@ -526,32 +526,28 @@ class Referee:
         sh.draw = self.drawing
         if st is None:
             return sh
-        ph = self.phase
-        if ph == "await_move":
-            self._publish_move(sh, st)
-        elif ph in ("setup", "await_effect", "mismatch"):
+        if self.phase == "await_move":
+            # a move under way: the card's lights, the start-area pieces that may come into
+            # play, the Partner 4's steps left, a refused placement, sensors reading nonsense
+            # (the move waits for them)
+            sh.lights = self.lights
+            n = len(self.lights.areas)
+            k = 0
+            while k < n:  # (a for loop's four words more would put this frame on the heap)
+                self._publish_spots(sh, self.lights.areas[k])
+                k += 1
+            left = self.judge.left()
+            if left:
+                sh.steps = self.places.spots[st.plays(st.to_move)][:left]
+            if self.bad:
+                sh.bad = self.bad
+            if self.diffs:
+                self._publish_todo(sh, False)
+        elif self.phase in ("setup", "await_effect", "mismatch"):
             self._publish_todo(sh, st.game.ranked)
-            if ph == "await_effect":
+            if self.phase == "await_effect":
                 sh.accepted = self.accepted_at
         return sh
-
-    def _publish_move(self, sh, st):
-        # a move under way: the card's lights, the start-area pieces that may come into play,
-        # the Partner 4's steps left, a refused placement, sensors reading nonsense (the move
-        # waits for them)
-        sh.lights = self.lights
-        n = len(self.lights.areas)
-        k = 0
-        while k < n:  # (a for loop's four words more would put this frame on the heap)
-            self._publish_spots(sh, self.lights.areas[k])
-            k += 1
-        left = self.judge.left()
-        if left:
-            sh.steps = self.places.spots[st.plays(st.to_move)][:left]
-        if self.bad:
-            sh.bad = self.bad
-        if self.diffs:
-            self._publish_todo(sh, False)
 
     def _publish_spots(self, sh, c):
         # the pieces waiting in colour c's start area, which may come into play

@@ -44,8 +44,8 @@ class View(Frame):
         self.seat_led = bytearray([led_names.index("seat:" + c) for c in lay.colours])
 
     # A redraw's methods keep their frames within MicroPython's 11 words (docs/measuring.md,
-    # "Frames"): a bigger one is allocated on the heap at every call. Hence the while loops
-    # below: a for loop holds two words (over a range) or four (over a list) more.
+    # "Frames"): a bigger one is allocated on the heap at every call. Hence the loops below
+    # over a range or with while: a for loop over the list itself holds four words more.
     def render(self, sh, blink_on):
         """Draws the referee's published model sh (firmware/games/track/move_lights.py Shown)."""
         f = self.frame
@@ -60,16 +60,17 @@ class View(Frame):
         if sh.accepted >= 0:
             f[self.led_of_sensor[sh.accepted]] = ACCEPT  # first: work still to do wins
         # (each list only when it holds something: most are empty, and a call costs)
+        los = self.led_of_sensor
         if sh.lights.movable:
-            self._paint(sh.lights.movable, MOVABLE)
+            _paint(f, los, sh.lights.movable, MOVABLE)
         if sh.spots:
-            self._paint(sh.spots, MOVABLE)
+            _paint(f, los, sh.spots, MOVABLE)
         if sh.lights.targets:
             self._pairs(sh.lights.targets, TARGET_CODE, True)
         if sh.steps:
-            self._paint(sh.steps, STEPS)
+            _paint(f, los, sh.steps, STEPS)
         if blink_on and sh.bad:
-            self._paint(sh.bad, TAKE)
+            _paint(f, los, sh.bad, TAKE)
         if sh.todo:
             self._pairs(sh.todo, TODO_CODE, blink_on)
         self.flush()
@@ -77,18 +78,7 @@ class View(Frame):
     def _menu(self, sh):
         for c in sh.menu:
             self.frame[self.seat_led[c]] = SEAT0 + c
-        self._paint(sh.special, MEET)
-
-    def _paint(self, sensors, code):
-        # the LEDs under sensors in colour code
-        f = self.frame
-        los = self.led_of_sensor
-        n = len(sensors)
-        k = 0
-        while k < n:
-            i = los[sensors[k]]
-            f[i] = code
-            k += 1
+        _paint(self.frame, self.led_of_sensor, sh.special, MEET)
 
     def _pairs(self, pairs, codes, blink_on):
         # the LEDs under pairs' sensors, each in the colour codes[its kind]; a faulty sensor's
@@ -102,3 +92,10 @@ class View(Frame):
                 i = self.led_of_sensor[i]
                 self.frame[i] = c
             k += 1
+
+
+def _paint(f, los, sensors, code):
+    # the LEDs under sensors (los: the LED under each sensor) in colour code, in frame f
+    for k in range(len(sensors)):
+        i = los[sensors[k]]
+        f[i] = code
