@@ -1,3 +1,4 @@
+import importlib.machinery
 import json
 import os
 import subprocess
@@ -9,6 +10,53 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from shared_rules.protocol import Rules  # noqa: E402
+
+
+# The firmware imports the modules a board runs rarely for each call and drops them after it
+# (firmware/ondemand.py: on a board that gives their code's heap back). Tests run the firmware
+# in CPython too, where no .pyc is written when PYTHONDONTWRITEBYTECODE is set: each such
+# import compiled the source again (five sixths of the secrecy test's time). The tests keep each
+# source's code in memory, as a .pyc would keep it on disk: the module is still made afresh
+# from it at every import, so a module that kept state between calls would still be seen.
+def _keep_compiled_code():
+    source_to_code = importlib.machinery.SourceFileLoader.source_to_code
+    codes = {}
+
+    def cached(self, data, path, *, _optimize=-1):
+        key = (path, bytes(data), _optimize)
+        code = codes.get(key)
+        if code is None:
+            code = codes[key] = source_to_code(self, data, path, _optimize=_optimize)
+        return code
+
+    importlib.machinery.SourceFileLoader.source_to_code = cached
+
+
+_keep_compiled_code()
+
+
+def pytest_configure(config):
+    """The simulated devices of the whole run boot one compiled tree of the device's code
+    (.mpy, as `agentboard deploy` puts on a board), built here once before the workers start
+    and named to them, and to the `agentboard` processes the tests start, by the environment
+    (host_tools/sim/server.py DEVICE_CODE_ENV): booted from the sources, every device
+    compiled each module at every boot and each console op's module at every op."""
+    from host_tools.sim.server import DEVICE_CODE_ENV
+    if hasattr(config, "workerinput") or os.environ.get(DEVICE_CODE_ENV):
+        return  # a worker (the tree is its controller's), or a tree given
+    import tempfile
+    from host_tools.bench.common import build_device_tree
+    tree = tempfile.mkdtemp(prefix="agentboard-device-code-")
+    build_device_tree(tree, with_sim=True)
+    os.environ[DEVICE_CODE_ENV] = tree
+    config._device_code_tree = tree
+
+
+def pytest_unconfigure(config):
+    tree = getattr(config, "_device_code_tree", None)
+    if tree:
+        import shutil
+        shutil.rmtree(tree, ignore_errors=True)
 
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 

@@ -3,8 +3,10 @@ port on it, and counting its instructions with callgrind."""
 import os
 import shutil
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 
 from host_tools import paths
+from host_tools.deploy import PACKAGES
 from host_tools.bench import callgrind
 
 ROOT = paths.CODE
@@ -12,8 +14,9 @@ BIN = os.path.dirname(paths.tool("micropython"))
 HERE = os.path.dirname(os.path.abspath(__file__))
 MS_PER_MINSTR_240 = 10.0
 MS_PER_MINSTR_PESSIMISTIC = 16.0
-DEVICE_PACKAGES = ("shared_rules", "firmware", "firmware/hal", "firmware/games",
-                   "firmware/games/track")
+# every family's packages, as `agentboard deploy` puts them on a board (a board imports only
+# its own family's: the heap figures are the same)
+DEVICE_PACKAGES = PACKAGES
 SIM_PACKAGES = ("host_tools", "host_tools/sim", "host_tools/sim/device")
 # of host_tools itself the device needs only the package marker: the rest is laptop code
 HOST_ONLY_SKIP = ("host_tools",)
@@ -49,15 +52,19 @@ def write_figures(path=BENCH_JSON):
     return path
 
 
+def _compile(rel, dst):
+    """Source rel (a path under the checkout) as dst/rel's .mpy, its name in tracebacks rel."""
+    subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", rel, "-o",
+                    os.path.join(dst, rel[:-3] + ".mpy"), os.path.join(ROOT, rel)], check=True)
+
+
 def _sim_worlds(dst):
     """The families' worlds (and their packages' markers) as .mpy: the simulator loads the
     world of the board's family by the registry's name."""
     from host_tools.sim import worlds
     for rel in worlds.world_files():
-        out = os.path.join(dst, rel[:-3] + ".mpy")
-        os.makedirs(os.path.dirname(out), exist_ok=True)
-        subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", rel, "-o", out,
-                        os.path.join(ROOT, rel)], check=True)
+        os.makedirs(os.path.dirname(os.path.join(dst, rel)), exist_ok=True)
+        _compile(rel, dst)
 
 
 def build_device_tree(dst, with_sim=False):
@@ -65,17 +72,14 @@ def build_device_tree(dst, with_sim=False):
     the simulator's own modules (as .mpy too) and the data it reads, so a simulated device
     can boot from this tree."""
     packages = DEVICE_PACKAGES + (SIM_PACKAGES if with_sim else ())
+    sources = []
     for pkg in packages:
-        src = os.path.join(ROOT, pkg)
-        out = os.path.join(dst, pkg)
-        os.makedirs(out, exist_ok=True)
-        for name in sorted(os.listdir(src)):
-            if pkg in HOST_ONLY_SKIP and name != "__init__.py":
-                continue
-            if name.endswith(".py"):
-                subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", pkg + "/" + name, "-o",
-                                os.path.join(out, name[:-3] + ".mpy"), os.path.join(src, name)],
-                               check=True)
+        os.makedirs(os.path.join(dst, pkg), exist_ok=True)
+        for name in sorted(os.listdir(os.path.join(ROOT, pkg))):
+            if name.endswith(".py") and (pkg not in HOST_ONLY_SKIP or name == "__init__.py"):
+                sources.append(pkg + "/" + name)
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        list(pool.map(lambda rel: _compile(rel, dst), sources))
     shutil.copytree(os.path.join(ROOT, "shared_rules", "data"),
                     os.path.join(dst, "shared_rules", "data"))
     if with_sim:

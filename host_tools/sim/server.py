@@ -32,6 +32,11 @@ CALIBRATE_SETTLE_MS = 300  # more than the scanner's debounce: the board is stil
 # flash would each boot their own world from it and overwrite each other's files; the lock
 # file is flock'ed while held, so the kernel frees the lock of a process that died
 LOCK_FILE = ".sim-lock"
+# a tree of the device's code (host_tools.bench.common.build_device_tree, with the simulator)
+# that every simulated device boots from when no code is given: the test suite compiles one
+# per run, so that its hundreds of boots import .mpy files as a deployed board does instead of
+# compiling the sources at each import (tests/conftest.py)
+DEVICE_CODE_ENV = "AGENTBOARD_DEVICE_CODE"
 
 
 class SimError(Exception):
@@ -204,13 +209,14 @@ class Sim:
     def __init__(self, seed=1, flash=None, config=None, heap_kw=None, code=None, board=None,
                  game=None, players=None, calibrate=True):
         """code: a tree of the device's code (host_tools.bench.common.build_device_tree with
-        with_sim) to boot from instead of the sources, as a deployed device would. board: the
+        with_sim) to boot from instead of the sources, as a deployed device would (default:
+        the tree $AGENTBOARD_DEVICE_CODE names, else the sources). board: the
         board variant (agent-dog-4 default, dog-4, dog-6), or the one `game` (agent-dog, dog,
         dog-royal) is played on by `players`. A board whose pieces carry ranks is calibrated
         through its console at its first power-on (a flash with no calib.json), as a maker
         does at bring-up: the ranks are read from the calibrated bands (calibrate=False leaves
         it uncalibrated, for tests of the calibration itself)."""
-        self.code = code or ROOT
+        self.code = code or os.environ.get(DEVICE_CODE_ENV) or ROOT
         self.seed = seed
         self.flash = flash or tempfile.mkdtemp(prefix="agentboard-flash-")
         os.makedirs(self.flash, exist_ok=True)
