@@ -98,9 +98,11 @@ def unit(nodeid):
     return GROUPS.get(path, path)
 
 
-# the CPU seconds each file's tests took in one measured run (its units share them evenly):
-# the scheduler hands out the longest units first, so no worker starts a long one at the end
-UNIT_CPU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "unit_cpu.json")
+# the seconds each file's tests kept their worker busy in one measured `make test` run (its units
+# share them evenly): the scheduler hands out the longest units first, so no worker starts a long
+# one at the end. The time on the worker, not the CPU: a deploy to a virtual board waits on its
+# serial line far more than it computes, and held its worker for minutes as the last unit
+UNIT_SECONDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "unit_seconds.json")
 
 
 def _unit_file(scope):
@@ -109,21 +111,42 @@ def _unit_file(scope):
 
 
 def measured():
-    """file (or group, or "circuits") -> its CPU seconds in the measured run (UNIT_CPU)."""
-    with open(UNIT_CPU, encoding="utf-8") as f:
-        return json.load(f)["cpu_s"]
+    """file (or group, or "circuits") -> its seconds in the measured run (UNIT_SECONDS)."""
+    with open(UNIT_SECONDS, encoding="utf-8") as f:
+        return json.load(f)["seconds"]
 
 
-def weights(scopes, cpu=None):
-    """scope -> its estimated CPU seconds, for the units of work scopes (unit()): its file's
-    measured seconds (cpu, default measured()) shared evenly among the file's units; a unit of
-    a file not measured weighs 0."""
-    cpu = measured() if cpu is None else cpu
+def weights(scopes, seconds=None):
+    """scope -> its estimated seconds, for the units of work scopes (unit()): its file's
+    measured seconds (default measured()) shared evenly among the file's units; a unit of a
+    file not measured weighs 0."""
+    seconds = measured() if seconds is None else seconds
     shares = {}
     for scope in scopes:
         shares[_unit_file(scope)] = shares.get(_unit_file(scope), 0) + 1
-    return dict((scope, cpu.get(_unit_file(scope), 0.0) / shares[_unit_file(scope)])
+    return dict((scope, seconds.get(_unit_file(scope), 0.0) / shares[_unit_file(scope)])
                 for scope in scopes)
+
+
+def from_junit(xml_text):
+    """file (or group, or "circuits") -> the seconds of its tests (setup, call and teardown:
+    pytest's junit `time`), from the report of `pytest --junitxml`."""
+    import xml.etree.ElementTree as ET
+    out = {}
+    for case in ET.fromstring(xml_text).iter("testcase"):
+        path = case.get("classname").replace(".", "/")  # tests/host/test_x[/Class]
+        while not os.path.isfile(_in_checkout(path + ".py")) and "/" in path:
+            path = path.rsplit("/", 1)[0]  # a class's tests: the file holds the class
+        path += ".py"
+        name = _unit_file(unit(path + "::" + case.get("name")))
+        out[name] = out.get(name, 0.0) + float(case.get("time"))
+    # (a file under a twentieth of a second weighs nothing, as one not measured)
+    return dict((name, round(seconds, 1)) for name, seconds in out.items()
+                if round(seconds, 1) > 0)
+
+
+def _in_checkout(rel):
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), rel)
 
 
 def longest(scopes, weights):
@@ -176,3 +199,22 @@ class _Pickler(pickle.Pickler):
 class _Unpickler(pickle.Unpickler):
     def persistent_load(self, pid):
         return variant.load(pid[0], pid[1])
+
+
+if __name__ == "__main__":
+    # python tests/played.py build/junit.xml: UNIT_SECONDS from a `make test
+    # PYTEST_ARGS=--junitxml=build/junit.xml` run on the 2-core machine
+    import sys
+    import time
+    with open(sys.argv[1], encoding="utf-8") as f:
+        got = from_junit(f.read())
+    with open(UNIT_SECONDS, "w", encoding="utf-8") as f:
+        json.dump({"why": "the seconds each file's tests (or group's, or the circuits') kept their "
+                          "worker busy in one `make test` run on the 2-core machine: "
+                          "tests/played.py weights() reads them, so that the scheduler hands "
+                          "out the longest units first. Measure again when a file's time "
+                          "changes much: python tests/played.py build/junit.xml after make "
+                          "test PYTEST_ARGS=--junitxml=build/junit.xml",
+                   "measured": time.strftime("%Y-%m-%d"),
+                   "seconds": dict(sorted(got.items()))}, f, indent=1)
+        f.write("\n")
