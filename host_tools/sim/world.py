@@ -33,6 +33,12 @@ FAULT_KIND = 0
 FAULT_SENSOR = 1
 FAULT_UNTIL = 2
 FAULT_STUCK_AT = 3
+# a standard normal draw, near enough: the sum of four draws below 1000 (mean 4 x 499.5, standard
+# deviation the square root of 4 x (1000^2 - 1) / 12, 577.35), centred and scaled
+GAUSS_RANGE = 1000
+GAUSS_DRAWS = 4
+GAUSS_MEAN = 1998
+GAUSS_SD = 577.0
 NOISE_MV = 3300  # a noisy sensor puts out anything from 0 to the 3.3 V rail
 ANALOG_DESIGN = "hardware/design/analog.json"  # the front end the sensors' readings pass
 PARTS = "hardware/design/parts.json"
@@ -92,6 +98,7 @@ class World:
     # DOG boards' one reader has none: `card` and `card_off` name no reader there
     reader_names = ()
     ranked = False  # whether pieces carry magnets by rank (and a weak_magnet fault is theirs)
+    _conv = None  # the conversions (_conversions), started at the first
 
     def build(self, seed, folder, magnets=None, readers=None):
         """The board of the maps in folder (relative to the code's root, or absolute), in the
@@ -256,6 +263,7 @@ class World:
                 carried[piece] = own
         self.fld = BoardField(spec, name, kinds, self._near(name, spec), self.rng, seed,
                               carried, getattr(self, "polarity", None))
+        self._conv = None  # the conversions hold the field's tables: take them again
 
     def _near(self, name, spec):
         """Each sensor's neighbours within the crosstalk's reach, from the variant's
@@ -267,14 +275,15 @@ class World:
             raise SimError("%s: %s" % (name, e))
 
     def _gauss(self):
-        return (self.rng.sum_below(1000, 4) - 1998) / 577.0
+        return (self.rng.sum_below(GAUSS_RANGE, GAUSS_DRAWS) - GAUSS_MEAN) / GAUSS_SD
 
     # -- physics -------------------------------------------------------------------------
     # A conversion runs in the MicroPython device process at every ADC read, and MicroPython
     # gives a function whose frame (arguments, locals and value stack) is over 11 words a
     # frame on the heap at every call (VM_MAX_STATE_ON_STACK, py/objfun.c): tens of
-    # microseconds a read on a fragmented heap. So the path of a read is cut into functions
-    # whose frames stay within 11 words (docs/measuring.md, "Frames on the heap").
+    # microseconds a read on a fragmented heap. So the common read is one step of a generator
+    # (_conversions: its frame is made once) and the rarer paths are functions whose frames
+    # stay within 11 words (docs/measuring.md, "The simulator's own cost").
     def volts(self, i):
         """What sensor i puts out now, before the multiplexer."""
         b = self.fld.own[i]
@@ -316,34 +325,110 @@ class World:
         """The analog front end the readings pass (analog.py): the design's, or another
         design (a dict as hardware/design/analog.json) to compare with."""
         self.fe = FrontEnd(self, design or load_json(ANALOG_DESIGN))
+        self._conv = None  # the conversions hold the front end's tables: take them again
 
     def adc_u16(self, gpio):
         """One ADC conversion on pin gpio. The SAR samples adc_sample_after_us into the call:
         the voltage the pin's node holds then (analog.py: the sensor the select and enable
         lines route to it, through its ground and the pull-down; with no sensor driving it,
         the previous channel's voltage decaying through the pull-down), as the ADC reads it."""
-        t = self.clock_us + self.phys["adc_sample_after_us"]
-        self.advance_us(self.phys["adc_conversion_us"])
-        self.adc_reads += 1
-        a = self.adc_mux.get(gpio)
-        if a is None:
-            return 0
-        i = self._routed(a)
-        if i < 0:
-            return self._undriven(a, t)
-        self.last_read[i] = self._faulty(a, t, i) if self.faults else self._sensed(a, t, i)
-        return self.last_read[i]
+        conv = self._conv
+        if conv is None:
+            conv = self._start_conversions()
+        # (no try here: MicroPython resumed the generator ten times slower from a try block)
+        code = conv.send(gpio)
+        if code < 0:
+            raise self._refused  # raised inside, it would have ended the generator
+        return code
+
+    def _start_conversions(self):
+        self._conv = self._conversions()
+        next(self._conv)
+        return self._conv
+
+    def _conversions(self):
+        # Every conversion of the board, as one generator: its frame is made once, so the
+        # tables a read looks up stay its locals (a read costs a few lookups and float
+        # operations, no attribute reads of them and no calls in the common case), which
+        # an ordinary function could hold only in a frame allocated at every call. The
+        # common case is a sensor routed, no fault in force: volts() and _output() (the
+        # sensor), FrontEnd.read (the node) and Adc.u16 written out in the same operations.
+        phys = self.phys
+        after_us, conv_us = phys["adc_sample_after_us"], phys["adc_conversion_us"]
+        mid_v, sigma_v = phys["vcc"] / 2, phys["noise_sigma_mv"]
+        lo_v, hi_v = phys["output_min_v"], phys["output_max_v"]
+        adc_mux, sensor_at, bank_on, on = self.adc_mux, self.sensor_at, self.bank_on, self.on
+        own, cross, offset_v, sens = self.fld.own, self.fld.cross, self.offset_v, self.sens
+        rng, last_read, ranked, fe = self.rng, self.last_read, self.ranked, self.fe
+        seen, nt, nv, src, tgt = fe.seen, fe.nt, fe.nv, fe.src, fe.tgt
+        last_tgt, settle_us, shift, gain, per_vcc = (fe.last_tgt, fe.settle_us, fe.shift,
+                                                     fe.gain, fe.per_vcc)
+        adc = fe.adc
+        zero_v, knee_v, codes_per_v = adc.offset_v, adc.knee_v, adc.codes_per_v
+        schedule = self.schedule
+        draw, draws, mean, sd = GAUSS_RANGE, GAUSS_DRAWS, GAUSS_MEAN, GAUSS_SD
+        code = 0
+        while True:
+            gpio = yield code
+            now = self.clock_us
+            t = now + after_us
+            if self.hook is not None and now >= self.wait_until or self._brown is not None or \
+                    schedule and schedule[0][0] <= now + conv_us:
+                self.advance_us(conv_us)
+            else:
+                self.clock_us = now + conv_us  # advance_us with nothing due
+            self.adc_reads += 1
+            a = adc_mux.get(gpio)
+            if a is None:
+                code = 0
+                continue
+            if bank_on:
+                try:
+                    i = self._routed(a)
+                except SimError as e:
+                    self._refused = e
+                    code = -1
+                    continue
+            else:
+                i = sensor_at[a][self.select]
+            if i < 0:
+                code = self._undriven(a, t)
+                continue
+            if self.faults:
+                code = last_read[i] = self._faulty(a, t, i)
+                continue
+            b = own[i]
+            if ranked and b:
+                b *= self._weakened(on[i])
+            b += cross[i]
+            v = mid_v + offset_v[i] + sens[i] * b
+            v += (rng.sum_below(draw, draws) - mean) / sd * sigma_v / 1000.0  # _gauss()
+            v = lo_v if v < lo_v else hi_v if v > hi_v else v
+            if seen[a] != fe.ev_n:
+                fe._switched_since(a)
+            g = shift[i]
+            if g:
+                v += g * (1.0 - v * per_vcc)
+            v *= gain
+            last_tgt[i] = tgt[a] = v
+            src[a] = i
+            if t - nt[a] <= settle_us[a]:
+                v = fe._volts_at(a, t)
+            nv[a] = v
+            nt[a] = t
+            if v <= zero_v:
+                code = 0
+            else:
+                code = int((v - zero_v) * codes_per_v + 0.5) if v < knee_v else \
+                    adc._bent(v * 1000.0)
+                code = code << 4 | code >> 8
+            last_read[i] = code
 
     def _undriven(self, a, t):
         """Node a with no sensor routed to it (every bank off, or a grounded channel)."""
         fe = self.fe
         s = fe.source(a, self.select, fe.mask)
         return fe.read(a, t, s, 0.0)
-
-    def _sensed(self, a, t, i):
-        """Node a sampled at t, sensor i driving it."""
-        v = self.volts(i)
-        return self.fe.read(a, t, i, v)
 
     def _faulty(self, a, t, i):
         """Sensor i's reading while faults are in force: a stuck one reads what it read when
