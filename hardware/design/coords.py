@@ -35,7 +35,7 @@ def _norm(path):
 def _read(path):
     try:
         with open(path) as f:
-            return json.load(f)
+            return json.loads(f.read())  # MicroPython's json.load reads a byte at a time
     except OSError:
         raise CoordsError("%s: no such file" % path)
     except ValueError as e:
@@ -48,7 +48,7 @@ def path_for(variant, root=None):
     folder = root + "/hardware/variants/" + variant
     try:
         with open(folder + "/variant.json") as f:
-            maps = json.load(f).get("maps", ".")
+            maps = json.loads(f.read()).get("maps", ".")
     except OSError:
         raise CoordsError("%r is not a board variant (hardware/variants/)" % (variant,))
     return _norm(folder + "/" + maps + "/coords.json")

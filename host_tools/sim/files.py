@@ -18,5 +18,8 @@ ROOT = _root()
 
 
 def load_json(rel):
+    # read whole, then parsed: MicroPython's json.load reads a file a byte at a time (a call
+    # into the stream for each), ten times slower than loads over the text, and a simulated
+    # device reads some 80 KB of design data at every boot
     with open(rel if rel.startswith("/") else ROOT + "/" + rel) as f:
-        return json.load(f)
+        return json.loads(f.read())

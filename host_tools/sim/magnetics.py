@@ -111,28 +111,41 @@ class Neighbours:
 
     def __init__(self, positions, within_mm):
         """positions: each sensor's (x, y) mm, in the board's sensor order (coords.json's).
-        Two passes, the arrays made once at their size between them: arrays grown pair by
-        pair would leave their old copies as holes among what the world keeps."""
+        Two passes over the pairs in reach, the arrays made once at their size between them:
+        arrays grown pair by pair would leave their old copies as holes among what the world
+        keeps. A sensor's neighbours come in index order."""
         n = len(positions)
         count = bytearray(n)  # a sensor has far fewer than 256 neighbours within reach
-        for i in range(n):
-            for j in range(n):
-                if j != i and coords.distance(positions[i], positions[j]) < within_mm:
-                    count[i] += 1
+        for i, j, d in _pairs_in_reach(positions, within_mm):
+            count[i] += 1
+            count[j] += 1
         self.start = array("H", [0] * (n + 1))
         for i in range(n):
             self.start[i + 1] = self.start[i] + count[i]
         self.idx = array("H", [0] * self.start[n])
         self.mm = array("f", [0.0] * self.start[n])
+        at = array("H", self.start)  # where each sensor's next neighbour goes
+        for i, j, d in _pairs_in_reach(positions, within_mm):
+            self._put(at, i, j, d)
+            self._put(at, j, i, d)
         for i in range(n):
-            k = self.start[i]
-            for j in range(n):
-                if j != i:
-                    d = coords.distance(positions[i], positions[j])
-                    if d < within_mm:
-                        self.idx[k] = j
-                        self.mm[k] = d
-                        k += 1
+            self._in_index_order(self.start[i], self.start[i + 1])
+
+    def _put(self, at, i, j, d):
+        self.idx[at[i]] = j
+        self.mm[at[i]] = d
+        at[i] += 1
+
+    def _in_index_order(self, lo, hi):
+        # an insertion sort of one sensor's few neighbours, in place
+        idx, mm = self.idx, self.mm
+        for k in range(lo + 1, hi):
+            j, d = idx[k], mm[k]
+            m = k
+            while m > lo and idx[m - 1] > j:
+                idx[m], mm[m] = idx[m - 1], mm[m - 1]
+                m -= 1
+            idx[m], mm[m] = j, d
 
     def of(self, i):
         return range(self.start[i], self.start[i + 1])
@@ -145,17 +158,42 @@ class Neighbours:
         return False
 
 
+# a pair further apart than the reach along x alone (plus this much, for the rounding of the
+# distance's square root) cannot be within it
+REACH_SLACK_MM = 0.001
+
+
+def _pairs_in_reach(positions, within_mm):
+    """(i, j, their distance) for each pair i < j of positions closer than within_mm: a sweep
+    along x over the positions sorted by it, the distance worked out only for pairs near in
+    both x and y (the board's 144 sensors: some 1,500 distances, not 41,000)."""
+    order = sorted(range(len(positions)), key=lambda k: positions[k][0])
+    reach = within_mm + REACH_SLACK_MM
+    for a in range(len(order)):
+        i = order[a]
+        p = positions[i]
+        for b in range(a + 1, len(order)):
+            j = order[b]
+            q = positions[j]
+            if q[0] - p[0] > reach:
+                break
+            if abs(q[1] - p[1]) <= reach:
+                d = coords.distance(p, q)
+                if d < within_mm:
+                    yield (i, j, d) if i < j else (j, i, d)
+
+
 def sensor_neighbours(table, locs, within_mm):
     """The Neighbours (by sensor index) of a board's sensors, from the variant's coords table
-    (the distances coords.neighbours gives), worked out once when the world is made: it is
-    O(n^2) in the sensors. A location the coordinates lack: ValueError."""
+    (the distances coords.neighbours gives), worked out once when the world is made (at every
+    boot of a simulated device). A location the coordinates lack: ValueError."""
     pos = coords.positions(table)
     for loc in locs:
         if loc not in pos:
             raise ValueError("no coordinates for sensor location %r" % (loc,))
     near = Neighbours([pos[loc] for loc in locs], within_mm)
     if ON_MICROPYTHON:
-        # the distances' float garbage (some MB for 144 sensors) has filled the heap and left
+        # the distances' float garbage has filled the heap and left
         # the allocator high in it; collected now, what the world keeps next packs in low
         gc.collect()
     return near

@@ -13,7 +13,7 @@ GAME_BOARDS = games.own_boards()
 def layout_of(config_dir):
     try:
         with open(config_dir + "/variant.json") as f:
-            return json.load(f).get("layout")
+            return json.loads(f.read()).get("layout")  # (files.load_json says why)
     except (OSError, ValueError, AttributeError):
         return None
 
