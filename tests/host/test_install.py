@@ -13,6 +13,7 @@ import pytest
 
 from conftest import ROOT
 from host_tools.cli import parser
+from host_tools.sim.server import DEVICE_CODE_ENV
 
 pytestmark = pytest.mark.slow  # a fresh virtual environment
 
@@ -59,6 +60,9 @@ def run(installed, *args, timeout=300):
     exe, cwd = installed
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
+    # the installed package's simulated device boots the installed code, not the tree the
+    # test run compiled from the checkout (conftest.py)
+    env.pop(DEVICE_CODE_ENV, None)
     return subprocess.run([exe] + list(args), cwd=cwd, capture_output=True, text=True,
                           timeout=timeout, env=env)
 
