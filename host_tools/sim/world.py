@@ -39,6 +39,8 @@ GAUSS_RANGE = 1000
 GAUSS_DRAWS = 4
 GAUSS_MEAN = 1998
 GAUSS_SD = 577.0
+# a conversion refused (both banks of multiplexers on): no code, the error is raised
+REFUSED = -3
 NOISE_MV = 3300  # a noisy sensor puts out anything from 0 to the 3.3 V rail
 ANALOG_DESIGN = "hardware/design/analog.json"  # the front end the sensors' readings pass
 PARTS = "hardware/design/parts.json"
@@ -337,7 +339,7 @@ class World:
             conv = self._start_conversions()
         # (no try here: MicroPython resumed the generator ten times slower from a try block)
         code = conv.send(gpio)
-        if code < 0:
+        if code == REFUSED:
             raise self._refused  # raised inside, it would have ended the generator
         return code
 
@@ -346,27 +348,18 @@ class World:
         next(self._conv)
         return self._conv
 
+    # Every conversion of the board, as one generator: its frame is made once, so the tables
+    # a read looks up stay its locals (a read costs a few lookups and float operations, no
+    # attribute reads of them and no calls in the common case), which an ordinary function
+    # could hold only in a frame allocated at every call. The common case is a sensor routed,
+    # no fault in force: volts() and _output() (the sensor), FrontEnd.read (the node) and
+    # Adc.u16 written out in the same operations. The one error a conversion can raise (both
+    # banks on) is kept and handed back as REFUSED: raised inside, it would end the generator.
     def _conversions(self):
-        # Every conversion of the board, as one generator: its frame is made once, so the
-        # tables a read looks up stay its locals (a read costs a few lookups and float
-        # operations, no attribute reads of them and no calls in the common case), which
-        # an ordinary function could hold only in a frame allocated at every call. The
-        # common case is a sensor routed, no fault in force: volts() and _output() (the
-        # sensor), FrontEnd.read (the node) and Adc.u16 written out in the same operations.
-        phys = self.phys
-        after_us, conv_us = phys["adc_sample_after_us"], phys["adc_conversion_us"]
-        mid_v, sigma_v = phys["vcc"] / 2, phys["noise_sigma_mv"]
-        lo_v, hi_v = phys["output_min_v"], phys["output_max_v"]
-        adc_mux, sensor_at, bank_on, on = self.adc_mux, self.sensor_at, self.bank_on, self.on
-        own, cross, offset_v, sens = self.fld.own, self.fld.cross, self.offset_v, self.sens
-        rng, last_read, ranked, fe = self.rng, self.last_read, self.ranked, self.fe
-        seen, nt, nv, src, tgt = fe.seen, fe.nt, fe.nv, fe.src, fe.tgt
-        last_tgt, settle_us, shift, gain, per_vcc = (fe.last_tgt, fe.settle_us, fe.shift,
-                                                     fe.gain, fe.per_vcc)
-        adc = fe.adc
-        zero_v, knee_v, codes_per_v = adc.offset_v, adc.knee_v, adc.codes_per_v
-        schedule = self.schedule
-        draw, draws, mean, sd = GAUSS_RANGE, GAUSS_DRAWS, GAUSS_MEAN, GAUSS_SD
+        (after_us, conv_us, mid_v, sigma_v, lo_v, hi_v, adc_mux, sensor_at, bank_on, on, own,
+         cross, offset_v, sens, rng, last_read, ranked, fe, seen, nt, nv, src, tgt, last_tgt,
+         settle_us, shift, gain, per_vcc, adc, zero_v, knee_v, codes_per_v, schedule, draw,
+         draws, mean, sd) = self._conversion_parts()
         code = 0
         while True:
             gpio = yield code
@@ -387,12 +380,11 @@ class World:
                     i = self._routed(a)
                 except SimError as e:
                     self._refused = e
-                    code = -1
-                    continue
+                    i = REFUSED
             else:
                 i = sensor_at[a][self.select]
             if i < 0:
-                code = self._undriven(a, t)
+                code = REFUSED if i == REFUSED else self._undriven(a, t)
                 continue
             if self.faults:
                 code = last_read[i] = self._faulty(a, t, i)
@@ -416,13 +408,20 @@ class World:
                 v = fe._volts_at(a, t)
             nv[a] = v
             nt[a] = t
-            if v <= zero_v:
-                code = 0
-            else:
-                code = int((v - zero_v) * codes_per_v + 0.5) if v < knee_v else \
-                    adc._bent(v * 1000.0)
-                code = code << 4 | code >> 8
-            last_read[i] = code
+            code = 0 if v <= zero_v else int((v - zero_v) * codes_per_v + 0.5) if v < knee_v \
+                else adc._bent(v * 1000.0)
+            code = last_read[i] = code << 4 | code >> 8
+
+    def _conversion_parts(self):
+        """What _conversions keeps as its locals, in its order."""
+        phys, fe = self.phys, self.fe
+        return (phys["adc_sample_after_us"], phys["adc_conversion_us"], phys["vcc"] / 2,
+                phys["noise_sigma_mv"], phys["output_min_v"], phys["output_max_v"],
+                self.adc_mux, self.sensor_at, self.bank_on, self.on, self.fld.own,
+                self.fld.cross, self.offset_v, self.sens, self.rng, self.last_read, self.ranked,
+                fe, fe.seen, fe.nt, fe.nv, fe.src, fe.tgt, fe.last_tgt, fe.settle_us, fe.shift,
+                fe.gain, fe.per_vcc, fe.adc, fe.adc.offset_v, fe.adc.knee_v, fe.adc.codes_per_v,
+                self.schedule, GAUSS_RANGE, GAUSS_DRAWS, GAUSS_MEAN, GAUSS_SD)
 
     def _undriven(self, a, t):
         """Node a with no sensor routed to it (every bank off, or a grounded channel)."""
