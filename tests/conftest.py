@@ -14,22 +14,25 @@ from shared_rules.protocol import Rules  # noqa: E402
 
 # The firmware imports the modules a board runs rarely for each call and drops them after it
 # (firmware/ondemand.py: on a board that gives their code's heap back). Tests run the firmware
-# in CPython too, where no .pyc is written when PYTHONDONTWRITEBYTECODE is set: each such
-# import compiled the source again (five sixths of the secrecy test's time). The tests keep each
-# source's code in memory, as a .pyc would keep it on disk: the module is still made afresh
-# from it at every import, so a module that kept state between calls would still be seen.
+# in CPython too, where such an import compiled the source again when no .pyc may be written
+# (PYTHONDONTWRITEBYTECODE: five sixths of the secrecy test's time) and read and unmarshalled
+# the .pyc otherwise (a quarter more than this). The tests keep each source's code in memory,
+# by the file's path, modification time and size: the module is still made afresh from it at
+# every import, so a module that kept state between calls would still be seen.
 def _keep_compiled_code():
-    source_to_code = importlib.machinery.SourceFileLoader.source_to_code
+    get_code = importlib.machinery.SourceFileLoader.get_code
     codes = {}
 
-    def cached(self, data, path, *, _optimize=-1):
-        key = (path, bytes(data), _optimize)
+    def cached(self, fullname):
+        path = self.get_filename(fullname)
+        st = os.stat(path)
+        key = (path, st.st_mtime_ns, st.st_size)
         code = codes.get(key)
         if code is None:
-            code = codes[key] = source_to_code(self, data, path, _optimize=_optimize)
+            code = codes[key] = get_code(self, fullname)
         return code
 
-    importlib.machinery.SourceFileLoader.source_to_code = cached
+    importlib.machinery.SourceFileLoader.get_code = cached
 
 
 _keep_compiled_code()
