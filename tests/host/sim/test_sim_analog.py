@@ -204,3 +204,66 @@ def test_the_separate_grounds_keep_every_reading_where_it_was_under_lit_leds():
     w = quiet_world("dog-4")
     rise, _ = lit_rise(w, "15", range(len(w.leds_map)))
     assert rise == 0
+
+
+# -- the conversion's common path ---------------------------------------------------------------
+
+def reference_read(w, gpio):
+    """One conversion the long way: the sensor (World.volts, its noise), the node
+    (FrontEnd.read) and the ADC (Adc.u16) as separate calls, as a faulty sensor's read goes.
+    World._conversions writes the common case out in one generator for speed."""
+    t = w.clock_us + w.phys["adc_sample_after_us"]
+    w.advance_us(w.phys["adc_conversion_us"])
+    a = w.adc_mux[gpio]
+    i = w._routed(a)
+    return w._undriven(a, t) if i < 0 else w.fe.read(a, t, i, w.volts(i))
+
+
+@pytest.mark.parametrize("board", ["agent-dog-4", "dog-6"])
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_conversion_reads_what_the_sensor_the_node_and_the_adc_make_of_it(board, shared):
+    # two boards of one seed, their pieces moved and LEDs lit alike: one read by adc_u16, the
+    # other through the functions the generator's common path writes out; every reading of
+    # three scans, select lines stepped as the firmware steps them, the same
+    worlds = [TrackWorld(3, board=board, cards="dog-cards" if board.startswith("dog") else None)
+              for _ in range(2)]
+    lit = bytearray([200, 40, 90] * len(worlds[0].leds_map))
+    for w in worlds:
+        if shared:
+            w._front_end(old_design())
+        held = [loc for loc in w.locs if w.on[w._loc(loc)] is not None][:3]
+        free = [loc for loc in w.locs if w.on[w._loc(loc)] is None][:3]
+        for k in range(3):
+            w.place(w.lift(held[k]), free[k], upside_down=k == 1)
+        w.led_write(lit, (1, 0, 2), 3)
+        for gpio in w.bank_bits:  # the first bank on (E is active low), any other off
+            w.pin_out(gpio, w.bank_bits[gpio])
+    fast, slow = worlds
+    codes = []
+    for _ in range(3):
+        for ch in range(16):
+            for w in worlds:
+                select(w, ch)
+            for gpio in sorted(fast.adc_mux):
+                codes.append(fast.adc_u16(gpio))
+                assert codes[-1] == reference_read(slow, gpio), (board, shared, ch, gpio)
+    assert fast.clock_us == slow.clock_us
+    assert len(set(codes)) > 20  # sensors read, with their noise: not a board of empty nodes
+
+
+def test_both_banks_on_is_refused_at_the_read_and_the_next_reads_go_on():
+    # the firmware enabling both banks of the 6-seat board's multiplexers has two outputs
+    # drive one ADC pin: the read raises, and once a bank is off again the board reads on
+    from host_tools.sim.world import SimError
+    w = TrackWorld(3, board="dog-6", cards="dog-cards")
+    gpio = sorted(w.adc_mux)[0]
+    for bank in w.bank_bits:
+        w.pin_out(bank, 0)
+    with pytest.raises(SimError, match="two banks of multiplexers drive ADC pin %d" % gpio):
+        w.adc_u16(gpio)
+    with pytest.raises(SimError):
+        w.adc_u16(gpio)  # still refused, not a generator that has ended
+    second = [g for g in w.bank_bits if w.bank_bits[g] == 1][0]
+    w.pin_out(second, 1)  # the first bank alone: channel 0 of pin `gpio` is a sensor there
+    assert w.sensor_at[w.adc_mux[gpio]][w.select] >= 0
+    assert w.adc_u16(gpio) > 0
