@@ -3,6 +3,8 @@
 # bring-up calibration a maker does, the 6-seat board's white and black, and a magnet that
 # weakens (the `weak_magnet` fault) seen by the referee as a piece of the wrong rank, shown by
 # location. Whole games are the referee's tests; these check what the sensing gives them.
+import os
+
 import pytest
 
 from host_tools.games.track.players import Table
@@ -112,3 +114,20 @@ def test_weak_magnet_requests_are_checked():
         assert ans["error"] == "refused" and "no rank magnets" in ans["reason"]
     finally:
         plain.close()
+
+
+def test_a_device_boots_the_code_tree_the_environment_names(monkeypatch, tmp_path):
+    # the test run names its compiled tree (conftest.py); a user's `agentboard sim` names
+    # none and boots the sources; a tree given to the Sim wins over both
+    from host_tools.sim.server import DEVICE_CODE_ENV, ROOT
+    tree = os.environ.get(DEVICE_CODE_ENV)
+    assert tree and os.path.isfile(os.path.join(tree, "firmware", "loop.mpy"))
+    def code(flash, **kw):
+        sim = Sim(seed=1, flash=str(tmp_path / flash), **kw)  # no request: nothing boots
+        sim.close()
+        return sim.code
+    monkeypatch.setenv(DEVICE_CODE_ENV, str(tmp_path))
+    assert code("a") == str(tmp_path)
+    assert code("b", code=tree) == tree
+    monkeypatch.delenv(DEVICE_CODE_ENV)
+    assert code("c") == ROOT
