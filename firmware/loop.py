@@ -6,13 +6,8 @@
 # and the console ops every board has (COMMON_OPS, in common_ops.py) are written here once.
 import time
 
-try:
-    from micropython import const
-except ImportError:  # CPython (the simulator): the names stay plain module constants
-    def const(__expr):  # positional only (the __ prefix), as micropython.const is
-        return __expr
-
 from firmware import ondemand
+from firmware.mpconst import const
 from firmware.board import Board
 from firmware.store import open_store
 from firmware.console import Console, StdinLines, stdout_parts, report_boot
