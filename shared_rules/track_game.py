@@ -1,7 +1,7 @@
 # The protocol's ops for the track games (Agent DOG, DOG, DOG Royal): a position and a card in,
 # legal moves, the position after a move, or the hints out. The position names its game; an
 # answer's position names it again when the request's did.
-from shared_rules import position, notation
+from shared_rules import position, notation, notation_parse
 from shared_rules.apply import apply
 from shared_rules.errors import BadInput
 from shared_rules.hints import hints
@@ -26,7 +26,7 @@ class TrackGame:
             return {"ok": True, "position": position.dump(new, named), "events": events}
         if "card" not in req:
             raise BadInput("bad_request", "missing field 'card'")
-        k = notation.card_index(st.game.cards, req["card"])
+        k = notation_parse.card_index(st.game.cards, req["card"])
         if op == "legal":
             return {"ok": True, "moves": [notation.to_json(st, m) for m in legal_moves(st, k)]}
         movable, targets = hints(st, k)

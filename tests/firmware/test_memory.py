@@ -160,7 +160,7 @@ def test_a_card_lying_on_the_reader_is_polled_without_allocating(tmp_path):
 ON_DEMAND = ("firmware.board_setup", "firmware.calibrate", "firmware.common_ops",
              "firmware.flashlog_load", "firmware.hal.calibration_ops", "firmware.hal.measure",
              "firmware.games.track.ops", "firmware.games.track.referee_rare",
-             "firmware.games.track.setup")
+             "firmware.games.track.setup", "shared_rules.notation_parse")
 CONSOLE_SCRIPT = """
 import sys
 sys.path.insert(0, %(root)r + "/host_tools/bench/stubs")

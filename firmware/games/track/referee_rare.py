@@ -4,13 +4,15 @@
 # and dropped after it (firmware/ondemand.py): on MicroPython's stock ESP32 build their
 # bytecode would otherwise take heap for the board's whole life. Each function takes the
 # Referee.
-from shared_rules import variant, notation
+from shared_rules import variant, notation_parse
 from shared_rules.apply import apply as rules_apply
 from shared_rules.errors import BadInput
 from shared_rules.ranks import RANKS
 from firmware.games.track import move_lights, referee as referee_mod
 from firmware.store import Offsets
 
+# the reader of the saved moves: this module's alone, dropped with it
+DROP_WITH = ("shared_rules.notation_parse",)
 # A game begins through the referee module's new_game (referee_mod.new_game), the one the
 # referee's own steps call: a test may begin its games at a position of its choosing there.
 
@@ -51,7 +53,7 @@ def rebuild(ref, header, offsets):
         done = Offsets()
         for at in offsets:
             t = ref.store.turn(at)
-            mv = notation.from_json(st, t["move"])
+            mv = notation_parse.from_json(st, t["move"])
             st, _ = rules_apply(st, mv)
             done.append(at)
     except (KeyError, ValueError, BadInput) as e:
