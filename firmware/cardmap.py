@@ -9,9 +9,11 @@
 import json
 import os
 
-SLOT = 12
-KIND = 11       # where in its slot a sticker's card kind is
-PER_TABLE = 16  # stickers per table
+from firmware.mpconst import const
+
+_SLOT = const(12)
+_KIND = const(11)       # where in its slot a sticker's card kind is
+_PER_TABLE = const(16)  # stickers per table
 
 
 HEX = "0123456789abcdefABCDEF"
@@ -37,7 +39,7 @@ class CardMap:
         self.path = data_dir + "/cards.json"
         self.kinds = list(kinds)
         self.n = 0  # stickers known
-        self.tables = []  # PER_TABLE slots each
+        self.tables = []  # _PER_TABLE slots each
         self.error = None
         try:
             f = open(self.path)
@@ -60,8 +62,8 @@ class CardMap:
     def _find(self, uid):
         n = len(uid)
         for j in range(self.n):
-            t = self.tables[j // PER_TABLE]
-            at = (j % PER_TABLE) * SLOT
+            t = self.tables[j // _PER_TABLE]
+            at = (j % _PER_TABLE) * _SLOT
             if t[at] == n:
                 k = 0
                 while k < n and t[at + 1 + k] == uid[k]:
@@ -71,7 +73,7 @@ class CardMap:
         return -1
 
     def _kind_of(self, j):
-        return self.tables[j // PER_TABLE][(j % PER_TABLE) * SLOT + KIND]
+        return self.tables[j // _PER_TABLE][(j % _PER_TABLE) * _SLOT + _KIND]
 
     def _put(self, uid, kind):
         if kind not in self.kinds:
@@ -80,14 +82,14 @@ class CardMap:
         j = self._find(uid)
         if j < 0:
             j = self.n
-            if j % PER_TABLE == 0:
-                self.tables.append(bytearray(PER_TABLE * SLOT))
+            if j % _PER_TABLE == 0:
+                self.tables.append(bytearray(_PER_TABLE * _SLOT))
             self.n += 1
-        t = self.tables[j // PER_TABLE]
-        at = (j % PER_TABLE) * SLOT
+        t = self.tables[j // _PER_TABLE]
+        at = (j % _PER_TABLE) * _SLOT
         t[at] = len(uid)
         t[at + 1:at + 1 + len(uid)] = uid
-        t[at + KIND] = k
+        t[at + _KIND] = k
 
     def kind(self, uid_hex):
         j = self._index(uid_hex)
@@ -106,8 +108,8 @@ class CardMap:
         tmp = self.path + ".tmp"
         with open(tmp, "w") as f:
             for j in range(self.n):
-                t = self.tables[j // PER_TABLE]
-                at = (j % PER_TABLE) * SLOT
+                t = self.tables[j // _PER_TABLE]
+                at = (j % _PER_TABLE) * _SLOT
                 uid = "".join(["%02x" % b for b in t[at + 1:at + 1 + t[at]]])
                 f.write(json.dumps([uid, self.kinds[self._kind_of(j)]]))
                 f.write("\n")

@@ -8,7 +8,9 @@
 # (piece by piece), or the order of the keys would tell which colour hides where.
 import json
 
-MAX_COMMAND = 2048  # characters of one command line; commands are small, the heap is too
+from firmware.mpconst import const
+
+_MAX_COMMAND = const(2048)  # characters of one command line; commands are small, the heap is too
 
 
 class Console:
@@ -30,9 +32,9 @@ class Console:
             self._line(line, handle)
 
     def _line(self, line, handle):
-        if line is TOO_LONG or len(line) > MAX_COMMAND:
+        if line is TOO_LONG or len(line) > _MAX_COMMAND:
             self.emit({"re": None, "ok": False, "error": "bad_request",
-                       "reason": "a command is one line of at most %d characters" % MAX_COMMAND})
+                       "reason": "a command is one line of at most %d characters" % _MAX_COMMAND})
             return
         line = line.strip()
         if not line:
@@ -101,7 +103,7 @@ TOO_LONG = object()  # StdinLines.poll's answer for a line it did not keep
 
 class StdinLines:
     """Lines typed on the USB console, without blocking the scan loop. A line longer than
-    MAX_COMMAND is not kept: its characters are dropped up to its end, then TOO_LONG."""
+    _MAX_COMMAND is not kept: its characters are dropped up to its end, then TOO_LONG."""
 
     def __init__(self):
         import sys
@@ -132,7 +134,7 @@ class StdinLines:
                 return line
             if self.dropping:
                 continue
-            if len(self.buf) >= MAX_COMMAND:
+            if len(self.buf) >= _MAX_COMMAND:
                 self.buf = ""
                 self.dropping = True
                 continue

@@ -19,24 +19,25 @@ import json
 from binascii import crc32
 
 from firmware import ondemand
+from firmware.mpconst import const
 from firmware.records import ENOSPC
 
 # the module that reads the journal back at power-up (FlashLog.load)
 LOAD = "firmware.flashlog_load"
-HEAD = 8            # length, game number, CRC
-ALIGN = 4
-END = 0xFFFF        # an erased length: nothing more
-NEXT_SECTOR = 0     # the rest of this sector is unused
-GAME_MAX = 0xFFFE   # game numbers wrap before 0xFFFF, which reads like erased flash
-IOCTL_BLOCK_COUNT = 4
-IOCTL_BLOCK_SIZE = 5
-IOCTL_BLOCK_ERASE = 6
-CHUNK = 256         # bytes read at a time when checking that flash is erased
-READY_ROOM = 1024   # erased bytes ahead of the writer below which ready() erases: ~12 saves
+HEAD = const(8)            # length, game number, CRC
+_ALIGN = const(4)
+END = const(0xFFFF)        # an erased length: nothing more
+NEXT_SECTOR = const(0)     # the rest of this sector is unused
+_GAME_MAX = const(0xFFFE)  # game numbers wrap before 0xFFFF, which reads like erased flash
+_IOCTL_BLOCK_COUNT = const(4)
+_IOCTL_BLOCK_SIZE = const(5)
+_IOCTL_BLOCK_ERASE = const(6)
+CHUNK = const(256)         # bytes read at a time when checking that flash is erased
+READY_ROOM = const(1024)   # erased bytes ahead of the writer below which ready() erases: ~12 saves
 
 
 def _aligned(n):
-    return (n + ALIGN - 1) & ~(ALIGN - 1)
+    return (n + _ALIGN - 1) & ~(_ALIGN - 1)
 
 
 class FlashLog:
@@ -45,8 +46,8 @@ class FlashLog:
 
     def __init__(self, part):
         self.part = part
-        self.sector = part.ioctl(IOCTL_BLOCK_SIZE, 0)
-        self.size = part.ioctl(IOCTL_BLOCK_COUNT, 0) * self.sector
+        self.sector = part.ioctl(_IOCTL_BLOCK_SIZE, 0)
+        self.size = part.ioctl(_IOCTL_BLOCK_COUNT, 0) * self.sector
         self.head = bytearray(HEAD)
         self.pos = -1       # where the next record goes; -1: not loaded yet
         self.clean = 0      # the flash from pos up to here is known erased
@@ -94,7 +95,7 @@ class FlashLog:
     def _erase_to(self, end):
         # erases the sectors from clean up to end
         while self.clean < end:
-            self.part.ioctl(IOCTL_BLOCK_ERASE, self.clean // self.sector)
+            self.part.ioctl(_IOCTL_BLOCK_ERASE, self.clean // self.sector)
             self.clean += self.sector
 
     def due(self):
@@ -115,7 +116,7 @@ class FlashLog:
         if self.pos < 0:
             self.load()
             prev = self.game
-        self.game = prev % GAME_MAX + 1
+        self.game = prev % _GAME_MAX + 1
         # the old game is ended before its first sector is erased: an erase cut short could
         # leave its header readable over part of its turns
         self._mark(0)

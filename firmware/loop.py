@@ -14,7 +14,7 @@ from firmware.console import Console, StdinLines, stdout_parts, report_boot
 from firmware.hal.buttons import PRESS, RELEASE, HOLD
 from firmware.hal.mfrc522 import poll_turn
 
-SCAN_MS = 20
+SCAN_MS = const(20)
 # the loop's own numbers are const(): on a board they are no names in the module's dict (each
 # name there costs heap, and a dict grows its table in steps)
 _NFC_EVERY = const(5)
@@ -22,7 +22,7 @@ _BLINK_EVERY = const(10)
 _READY_EVERY = const(25)  # twice a second the still board lets the game's journal erase ahead
 # reader polls at power-up that look for a card lying there already (a tag may miss a poll
 # while the field comes up)
-BOOT_POLLS = 3
+BOOT_POLLS = const(3)
 GAME_OVER = "game_over"  # the phase every referee names a finished game by
 # The console ops every board has (docs/board-protocols.md, section 1): App's methods of these
 # names. Command tables are tuples of names, each resolved when a command comes: a dict of

@@ -1,11 +1,13 @@
 # The game record's format and how a log's records are read back, shared by the stores that
 # hold them (firmware/flashlog.py, firmware/gamelog.py) and the one that guards them
-# (firmware/store.py): a leaf, importing nothing of the firmware, so that neither store needs
-# the other's module.
+# (firmware/store.py): a leaf, importing nothing of the firmware but const() (mpconst.py, a
+# leaf too), so that neither store needs the other's module.
+from firmware.mpconst import const
+
 FORMAT = "agentboard-record/1"
-CHUNK = 128
-MAX_STEP = 0xFF  # the furthest a turn may start from the turn before it in its chunk
-ENOSPC = 28
+CHUNK = const(128)
+_MAX_STEP = const(0xFF)  # the furthest a turn may start from the turn before it in its chunk
+ENOSPC = const(28)
 
 
 class Offsets:
@@ -31,7 +33,7 @@ class Offsets:
 
     def append(self, at):
         step = at - self.last
-        if not self.chunks or self.sizes[-1] == CHUNK or not 0 < step <= MAX_STEP:
+        if not self.chunks or self.sizes[-1] == CHUNK or not 0 < step <= _MAX_STEP:
             self.chunks.append(bytearray(CHUNK))
             self.bases.append(at)
             self.sizes.append(0)

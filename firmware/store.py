@@ -10,17 +10,18 @@
 # store in use is imported (open_store).
 import json
 
+from firmware.mpconst import const
 # CHUNK: for the tests, which read it here
 from firmware.records import FORMAT, CHUNK, ENOSPC, Offsets  # noqa: F401
 
 JOURNAL_LABEL = "game"  # the partition `agentboard flash` adds for the journal
 # where the records the flash refused are numbered from (Guarded): past any offset on flash,
 # and still a small int on the ESP32 (31 bits), which costs no heap
-KEPT = 0x20000000
+KEPT = const(0x20000000)
 # the records kept in RAM at most: about 8 KB of an ESP32's heap (a turn's text is some 80
 # bytes); a game whose flash fails at its start would otherwise fill the heap within a
 # thousand turns
-KEEP_MAX = 100
+KEEP_MAX = const(100)
 # the answer to undo and export once Guarded could keep no more of an unsaved game
 LOST = "the flash refused this game's saves and memory could keep no more of it: its " \
     "record is not whole"

@@ -9,9 +9,11 @@
 # hold_ms a hold wherever it falls between polls; the debounce's polls do not eat into it.
 import time
 
-PRESS = 1
-RELEASE = 2
-HOLD = 3
+from firmware.mpconst import const
+
+PRESS = const(1)
+RELEASE = const(2)
+HOLD = const(3)
 
 
 class Button:

@@ -7,11 +7,12 @@
 # sensor's bands follow from its own king swing: what a piece of a known rank read there,
 # divided by that rank's level (a sensor 0.5 mm low, or less sensitive, reads every rank
 # weaker alike), else the board's mean. A rank's band edge lies at the geometric mean of two
-# neighbouring levels, and a reading leaves a band only past its edge by 1/RANK_HYST of the
+# neighbouring levels, and a reading leaves a band only past its edge by 1/_RANK_HYST of the
 # edge's swing. A file without ranks: an unranked board.
 from array import array
 
 from firmware import ondemand
+from firmware.mpconst import const
 
 FORMAT = "agentboard-calibration/1"
 ON = 0.5    # a class is entered past half of the measured swing ...
@@ -52,8 +53,8 @@ NOMINAL_SWING = swing_to_u16(0.45 * FRONT_END_GAIN)
 FAULT_LO = volts_to_u16(0.6)
 FAULT_HI = volts_to_u16(2.8)
 MID = volts_to_u16(1.65 * FRONT_END_GAIN)
-RANKS = 4
-RANK_HYST = 10  # a rank is left only past its band's edge by 1/10 of the edge's swing
+RANKS = const(4)
+_RANK_HYST = const(10)  # a rank is left only past its band's edge by 1/10 of the edge's swing
 # (integer arithmetic: the scanner computes these while it scans, and a float is an object)
 # a start-area spot holds a piece for the ranks step when it reads this far from its baseline
 # (the smallest rank, a jester, swings about 52 mV, at the least about 30 mV: hardware/README.md,
@@ -100,17 +101,17 @@ class Calibration:
 
     def rank_lo(self, i, upright, k):
         """The lowest reading for which sensor i keeps rank k (upright or upside down): its
-        band's lower edge less 1/RANK_HYST of that edge's swing. Two calls, not one returning a
+        band's lower edge less 1/_RANK_HYST of that edge's swing. Two calls, not one returning a
         pair: the scanner calls them while it scans, where a tuple would be allocated."""
         b = self.base[i]
         if upright:
             if k < RANKS - 1:
                 e = self.up_edge[3 * i + k] - b
-                return b + e - e // RANK_HYST
+                return b + e - e // _RANK_HYST
             return 0
         if k > 0:
             e = b - self.dn_edge[3 * i + k - 1]
-            return max(0, b - e - e // RANK_HYST)
+            return max(0, b - e - e // _RANK_HYST)
         return 0
 
     def rank_hi(self, i, upright, k):
@@ -119,11 +120,11 @@ class Calibration:
         if upright:
             if k > 0:
                 e = self.up_edge[3 * i + k - 1] - b
-                return min(65535, b + e + e // RANK_HYST)
+                return min(65535, b + e + e // _RANK_HYST)
             return 65535
         if k < RANKS - 1:
             e = b - self.dn_edge[3 * i + k]
-            return b - e + e // RANK_HYST
+            return b - e + e // _RANK_HYST
         return 65535
 
     # what runs at power-up and while calibrating only (OPS's functions, described there): the

@@ -3,14 +3,15 @@
 # whose pieces carry ranks, each rank's level. Apart from hal/calibration.py, which the board
 # reads at every start, so a game never loads them.
 from firmware.hal.calibration import NOMINAL_SWING, RANKS, RANK_PRESENT, MIN_LEVEL_RATIO
+from firmware.mpconst import const
 
 # The ranks step's crosstalk (a variant's rank_crosstalk, hardware/design/magnets.py
 # spot_crosstalk): in these parts of a neighbour's own swing, so the correction stays in
 # integers (a float is an object on the heap)
-CROSSTALK_SCALE = 10000
+CROSSTALK_SCALE = const(10000)
 # each round of the correction shrinks its error by the crosstalk's share of a reading (a few
 # per cent): three leave under a millionth of a swing
-CROSSTALK_ROUNDS = 3
+_CROSSTALK_ROUNDS = const(3)
 
 
 def _sums(scanner, n, scans):
@@ -180,7 +181,7 @@ def _own(seen, spots, crosstalk):
     for i, k, d in seen:
         read[i] = d
     own = read
-    for _ in range(CROSSTALK_ROUNDS):
+    for _ in range(_CROSSTALK_ROUNDS):
         nxt = {}
         for group in spots:
             for k in range(RANKS):

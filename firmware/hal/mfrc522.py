@@ -14,50 +14,52 @@
 # field off resets every tag in it, so no HLTA is needed after a read.
 import time
 
-COMMAND = 0x01
-POWER_DOWN = 0x10  # CommandReg: reads 1 while the chip starts after a reset
-COM_IRQ = 0x04
-ERROR = 0x06
-FIFO_DATA = 0x09
-FIFO_LEVEL = 0x0A
-CONTROL = 0x0C
-BIT_FRAMING = 0x0D
-COLL = 0x0E
-MODE = 0x11
-TX_CONTROL = 0x14
-TX_ASK = 0x15
-T_MODE = 0x2A
-T_PRESCALER = 0x2B
-T_RELOAD_H = 0x2C
-T_RELOAD_L = 0x2D
-VERSION = 0x37
+from firmware.mpconst import const
 
-CMD_IDLE = 0x00
-CMD_TRANSCEIVE = 0x0C
-CMD_SOFT_RESET = 0x0F
-TX_RF_EN = 0x03   # TxControlReg: the two antenna drivers
+_COMMAND = const(0x01)
+_POWER_DOWN = const(0x10)  # CommandReg: reads 1 while the chip starts after a reset
+_COM_IRQ = const(0x04)
+_ERROR = const(0x06)
+_FIFO_DATA = const(0x09)
+_FIFO_LEVEL = const(0x0A)
+_CONTROL = const(0x0C)
+_BIT_FRAMING = const(0x0D)
+_COLL = const(0x0E)
+_MODE = const(0x11)
+_TX_CONTROL = const(0x14)
+_TX_ASK = const(0x15)
+_T_MODE = const(0x2A)
+_T_PRESCALER = const(0x2B)
+_T_RELOAD_H = const(0x2C)
+_T_RELOAD_L = const(0x2D)
+_VERSION = const(0x37)
+
+_CMD_IDLE = const(0x00)
+_CMD_TRANSCEIVE = const(0x0C)
+_CMD_SOFT_RESET = const(0x0F)
+_TX_RF_EN = const(0x03)  # TxControlReg: the two antenna drivers
 
 # MFRC522 data sheet: after NRSTPD rises, and after SoftReset, the chip is ready once its
 # crystal runs and 1024 clocks have passed; writes before that are lost. Waited for by reading
 # PowerDown, at most this long (the crystal's start-up is the module's: a generous bound)
-READY_WAIT_US = 50000
-READY_POLL_US = 100
+_READY_WAIT_US = const(50000)
+_READY_POLL_US = const(100)
 # ISO/IEC 14443-3: a PICC accepts a request within 5 ms of entering an unmodulated field
-TAG_POWER_UP_US = 5000
+TAG_POWER_UP_US = const(5000)
 
-OK = 0
-NO_CARD = 1
-ERR = 2
-COLLISION = 3
+OK = const(0)
+NO_CARD = const(1)
+_ERR = const(2)
+_COLLISION = const(3)
 
-REQA = 0x26
-WUPA = 0x52
-CL1 = 0x93
-CL2 = 0x95
-CL3 = 0x97
-CASCADE = bytes((CL1, CL2, CL3))
-CT = 0x88  # cascade tag: more UID bytes follow at the next level
-FIFO_READ = ((FIFO_DATA << 1) & 0x7E) | 0x80  # the address byte that reads the FIFO
+_REQA = const(0x26)
+_WUPA = const(0x52)
+_CL1 = const(0x93)
+_CL2 = const(0x95)
+_CL3 = const(0x97)
+CASCADE = bytes((_CL1, _CL2, _CL3))
+_CT = const(0x88)  # cascade tag: more UID bytes follow at the next level
+_FIFO_READ = const(((_FIFO_DATA << 1) & 0x7E) | 0x80)  # the address byte that reads the FIFO
 
 
 def crc_a(data, n=-1):
@@ -85,7 +87,7 @@ class MFRC522:
         self.frame = bytearray(9)
         self.rx = bytearray(16)
         self.rx_len = 0
-        self._burst = bytearray(bytes((FIFO_READ,)) * 17)  # read_fifo's: the address throughout
+        self._burst = bytearray(bytes((_FIFO_READ,)) * 17)  # read_fifo's: the address throughout
         self._burst_rx = bytearray(17)
         self._addr = bytearray(1)  # the FIFO's address byte that starts a FIFO write
         # views of the first n bytes of frame and of the burst buffers, each made the first
@@ -107,10 +109,10 @@ class MFRC522:
         """Waits until the chip has started after a reset; False if it never does (no chip,
         or no clock), which the self-test reports from VersionReg."""
         t0 = time.ticks_us()
-        while self.read(COMMAND) & POWER_DOWN:
-            if time.ticks_diff(time.ticks_us(), t0) > READY_WAIT_US:
+        while self.read(_COMMAND) & _POWER_DOWN:
+            if time.ticks_diff(time.ticks_us(), t0) > _READY_WAIT_US:
                 return False
-            time.sleep_us(READY_POLL_US)
+            time.sleep_us(_READY_POLL_US)
         return True
 
     def write(self, reg, val):
@@ -133,7 +135,7 @@ class MFRC522:
     def write_fifo(self, n):
         # one chip-select frame: the address once, then n data bytes (datasheet 8.1.2.3)
         a = self._addr
-        a[0] = (FIFO_DATA << 1) & 0x7E
+        a[0] = (_FIFO_DATA << 1) & 0x7E
         v = self._frame_views[n]
         if v is None:
             v = self._frame_views[n] = memoryview(self.frame)[:n]
@@ -156,7 +158,7 @@ class MFRC522:
         self.cs.value(0)
         self.spi.write_readinto(v[0], v[1])
         self.cs.value(1)
-        self._burst[n] = FIFO_READ
+        self._burst[n] = _FIFO_READ
         rx = self._burst_rx
         out = self.rx
         j = n
@@ -171,61 +173,61 @@ class MFRC522:
         return v
 
     def init(self):
-        self.write(COMMAND, CMD_SOFT_RESET)
+        self.write(_COMMAND, _CMD_SOFT_RESET)
         self.wait_ready()
         # timer: 13.56 MHz / (2 * 169 + 1) = 40 kHz, 60 ticks = 1.5 ms, started after each
         # transmission (TAuto): a tag answers within about 0.1 ms, so no poll blocks for long
-        self.write(T_MODE, 0x80)
-        self.write(T_PRESCALER, 0xA9)
-        self.write(T_RELOAD_H, 0x00)
-        self.write(T_RELOAD_L, 60)
-        self.write(TX_ASK, 0x40)   # 100 % ASK modulation, as type A needs
-        self.write(MODE, 0x3D)     # CRC preset 0x6363
-        self.tx_off = self.read(TX_CONTROL) & ~TX_RF_EN & 0xFF  # the antenna off, as reset left it
+        self.write(_T_MODE, 0x80)
+        self.write(_T_PRESCALER, 0xA9)
+        self.write(_T_RELOAD_H, 0x00)
+        self.write(_T_RELOAD_L, 60)
+        self.write(_TX_ASK, 0x40)   # 100 % ASK modulation, as type A needs
+        self.write(_MODE, 0x3D)     # CRC preset 0x6363
+        self.tx_off = self.read(_TX_CONTROL) & ~_TX_RF_EN & 0xFF  # antenna off, as reset left it
 
     def antenna(self, on):
-        self.write(TX_CONTROL, self.tx_off | TX_RF_EN if on else self.tx_off)
+        self.write(_TX_CONTROL, self.tx_off | _TX_RF_EN if on else self.tx_off)
 
     def version(self):
-        return self.read(VERSION)
+        return self.read(_VERSION)
 
     def transceive(self, n, last_bits=0):
         """Sends self.frame[:n]; the answer lands in self.rx[:self.rx_len]. Returns a status."""
-        self.write(COMMAND, CMD_IDLE)
-        self.write(COM_IRQ, 0x7F)        # clear every interrupt request bit
-        self.write(FIFO_LEVEL, 0x80)     # flush the FIFO
+        self.write(_COMMAND, _CMD_IDLE)
+        self.write(_COM_IRQ, 0x7F)        # clear every interrupt request bit
+        self.write(_FIFO_LEVEL, 0x80)     # flush the FIFO
         self.write_fifo(n)
-        self.write(COMMAND, CMD_TRANSCEIVE)
+        self.write(_COMMAND, _CMD_TRANSCEIVE)
         last_bits |= 0x80  # StartSend (apart: within the call, the frame would go to the heap)
-        self.write(BIT_FRAMING, last_bits)
+        self.write(_BIT_FRAMING, last_bits)
         irq = 0
         tries = 200
         while tries:
             tries -= 1
-            irq = self.read(COM_IRQ)
+            irq = self.read(_COM_IRQ)
             if irq & 0x31:  # RxIRq, IdleIRq or TimerIRq
                 break
-        self.write(BIT_FRAMING, 0)
+        self.write(_BIT_FRAMING, 0)
         if not irq & 0x30:
             return NO_CARD  # timer ran out: nothing answered
-        err = self.read(ERROR)
+        err = self.read(_ERROR)
         if err & 0x08:
-            return COLLISION
+            return _COLLISION
         if err & 0x17:  # buffer overflow, CRC, parity or protocol error
-            return ERR
-        k = self.read(FIFO_LEVEL)
+            return _ERR
+        k = self.read(_FIFO_LEVEL)
         if k > len(self.rx):
-            return ERR
+            return _ERR
         self.read_fifo(k)
         self.rx_len = k
         return OK
 
     def wake(self):
         """WUPA (7-bit frame): wakes idle and halted cards. OK when an ATQA came back."""
-        self.frame[0] = WUPA
+        self.frame[0] = _WUPA
         st = self.transceive(1, 7)
         if st == OK and self.rx_len != 2:
-            return ERR
+            return _ERR
         return st
 
     def level(self, cl, uid, at):
@@ -239,19 +241,19 @@ class MFRC522:
         if st != OK:
             return st
         f = self.frame
-        if f[2] == CT:
+        if f[2] == _CT:
             j = 3
             while j:
                 j -= 1
                 uid[at + j] = f[3 + j]
             self.added = 3
-            return OK if self.rx[0] & 0x04 else ERR
+            return OK if self.rx[0] & 0x04 else _ERR
         j = 4
         while j:
             j -= 1
             uid[at + j] = f[2 + j]
         self.added = 4
-        return ERR if self.rx[0] & 0x04 else OK
+        return _ERR if self.rx[0] & 0x04 else OK
 
     def _anticollision(self, cl):
         # the UID bytes of cascade level cl (and their BCC) into frame[2:7], to select with
@@ -263,7 +265,7 @@ class MFRC522:
             return st
         rx = self.rx
         if self.rx_len != 5 or rx[0] ^ rx[1] ^ rx[2] ^ rx[3] ^ rx[4]:
-            return ERR  # BCC wrong: a corrupted frame
+            return _ERR  # BCC wrong: a corrupted frame
         f[1] = 0x70
         j = 5
         while j:
@@ -281,7 +283,7 @@ class MFRC522:
         if st != OK:
             return st
         if self.rx_len != 3 or crc_a(self.rx, 1) != self.rx[1] | (self.rx[2] << 8):
-            return ERR  # SAK with a bad CRC_A
+            return _ERR  # SAK with a bad CRC_A
         return OK
 
     def read_uid(self, uid):
@@ -295,19 +297,19 @@ class MFRC522:
         k = 0
         while k < len(CASCADE):
             st = self.level(CASCADE[k], uid, n)
-            if st == COLLISION or st == ERR or st == NO_CARD:
+            if st == _COLLISION or st == _ERR or st == NO_CARD:
                 return st
             n += self.added
             if self.added == 4:
                 self.uid_len = n
                 return OK
             k += 1
-        return ERR
+        return _ERR
 
 
-CARD = 1
-REMOVED = 2
-TWO_CARDS = 3
+CARD = const(1)
+REMOVED = const(2)
+TWO_CARDS = const(3)
 
 
 class CardReader:
@@ -351,13 +353,13 @@ class CardReader:
                 self.uid = bytes(self.buf[:self.chip.uid_len])
                 return CARD
             return 0
-        if st == COLLISION:
+        if st == _COLLISION:
             self.misses = 0
             if not self.collided:
                 self.collided = True
                 return TWO_CARDS
             return 0
-        if st == ERR:
+        if st == _ERR:
             self.errors += 1  # a corrupted frame: try again at the next poll, never guess
             return 0
         # nothing answered: tags left in READY by a collision or a corrupted frame fall back to

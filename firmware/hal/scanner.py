@@ -15,16 +15,18 @@
 # No allocation in scan(): every buffer is made here, once.
 from array import array
 
-EMPTY = 0
-UP = 1
-DOWN = 2
-FAULT = 3
+from firmware.mpconst import const
+
+EMPTY = const(0)
+UP = const(1)
+DOWN = const(2)
+FAULT = const(3)
 NAMES = ("empty", "upright", "upside_down", "fault")
-NO_BAND = 255  # no rank read: no piece, a fault, or a board whose pieces carry no ranks
+NO_BAND = const(255)  # no rank read: no piece, a fault, or a board whose pieces carry no ranks
 # (a rank read is its index: 0 king, 1 knight, 2 citizen, 3 jester; the referee's
 # games/track/places.py compares with this same value, so the hal imports nothing of the referee)
 
-CHANNELS = 16  # of a 74HC4067
+CHANNELS = const(16)  # of a 74HC4067
 # channels in Gray-code order: one select line changes per step (16 pin writes per scan, not 64)
 GRAY = bytes([k ^ (k >> 1) for k in range(CHANNELS)])
 GRAY_BIT = bytes([3, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0])  # the line that changes
