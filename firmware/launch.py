@@ -3,10 +3,14 @@
 # played on the layout its variant.json names (deployed beside the maps in config/), the track
 # games' for a board that names none. A variant.json may still name an application of its own
 # ("app", as boards deployed before the registry do). Only the chosen application is loaded,
-# so one board's referee never takes heap on another board.
+# so one board's referee never takes heap on another board, and the registry is dropped once it
+# has named it (firmware/ondemand.py): the application loads it again only to set a game up.
 import json
+import sys
 
-from shared_rules import games
+from firmware import ondemand
+
+REGISTRY = "shared_rules.games"
 
 
 def _variant(config_dir):
@@ -20,13 +24,19 @@ def _variant(config_dir):
 
 def app_name(config_dir="config"):
     """The dotted name of the application module this board runs."""
+    from shared_rules import games
     v = _variant(config_dir)
     return v.get("app") or games.part(games.board_family(v.get("layout")), "firmware")
 
 
 def app_module(config_dir="config"):
+    from shared_rules import games
     return games.importing(app_name(config_dir))
 
 
 def main(config_dir="config", data_dir=".", **kw):
-    app_module(config_dir).main(config_dir, data_dir, **kw)
+    loaded = REGISTRY in sys.modules
+    app = app_module(config_dir)
+    if not loaded:
+        ondemand.drop(REGISTRY)
+    app.main(config_dir, data_dir, **kw)

@@ -40,8 +40,10 @@ else:
     if rom:  # the image's code before the flash's folders, which may hold an earlier build's
         sys.path.insert(0, ROM)
     try:
-        from firmware import journal
-        if journal.finish() > 0 and _in_image() != rom:
+        # the deploy's journal and the safe-boot check run once: imported for the call and
+        # dropped after it, their code holds no heap while the board plays
+        from firmware import ondemand
+        if ondemand.call("firmware.journal", "finish") > 0 and _in_image() != rom:
             machine.reset()  # the finished deploy moved the code: start again from it
         ready = True
     except Exception as e:  # noqa: BLE001 - never start half an application
@@ -49,9 +51,9 @@ else:
               "started; run `agentboard deploy` again" % (e,))
 
 if ready:
-    from firmware import safeboot
+    from firmware import ondemand
 
-    if safeboot.requested():
+    if ondemand.call("firmware.safeboot", "requested"):
         print("agentboard: safe boot (back held at power-up): application not started; "
               "the REPL and mpremote are available")
     else:

@@ -4,7 +4,7 @@
 # of the round; after a card's move, pieces flip on and off holes, undercover pieces entering
 # home are revealed, and meeting points pull the nearest piece behind. The swap of undercover
 # pieces and the Partner 4 are its cards (movegen.py, split.py).
-from shared_rules.variant import Variant
+from shared_rules.variant_base import Variant
 from shared_rules.errors import BadInput
 from shared_rules import split
 

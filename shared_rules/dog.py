@@ -4,7 +4,7 @@
 # its own pieces (a finished player the teammate's), and knocking out an own or a teammate's
 # piece costs nothing. 2 to 4 players play on the 4-seat board, 5 and 6 on the 6-seat one;
 # with 4 and 6 players the seats facing each other play together.
-from shared_rules.variant import Variant
+from shared_rules.variant_base import Variant
 from shared_rules.cards import MAGNET, SWAP_OWN
 
 

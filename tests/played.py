@@ -8,7 +8,7 @@ import json
 import os
 import pickle
 
-from shared_rules import variant
+from shared_rules import variant, variant_base
 
 # file -> its group: the files that share the Agent Avenue game of seed 19 (advanced, 1 / 2)
 GROUPS = {"tests/firmware/games/avenue/test_avenue_board_games.py": "avenue-19",
@@ -191,7 +191,7 @@ class _Pickler(pickle.Pickler):
     scratch, no data)."""
 
     def persistent_id(self, obj):
-        if isinstance(obj, variant.Variant):
+        if isinstance(obj, variant_base.Variant):
             return (obj.name, obj.lay.name)
         return None
 

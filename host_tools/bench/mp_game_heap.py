@@ -40,6 +40,7 @@ GAME = None if ARGS[-1].isdigit() else ARGS.pop()  # None: the rules core's defa
 SEED = int(ARGS[-2])
 PLAYERS = int(ARGS[-1])
 MAX_TURNS = 3000
+LOOK_UPS = ("shared_rules.variant", "shared_rules.games")
 
 
 class NoInput:
@@ -188,12 +189,27 @@ def present(hands, st, mv):
             hands.show(work)
 
 
+def the_game(lay):
+    """The game GAME on the board's layout, as the firmware's set-up loads it; the look-ups
+    (the registry and the variants by name) are dropped after it, as the set-up drops them, so
+    that the figure holds only what the firmware itself keeps."""
+    from firmware import ondemand
+    kept = [m for m in LOOK_UPS if m in sys.modules]
+    from shared_rules import variant
+    game = variant.load(GAME or variant.DEFAULT, lay.name)
+    del variant
+    for m in LOOK_UPS:
+        if m not in kept:
+            ondemand.drop(m)
+    return game
+
+
 def play():
     for i in range(len(machine.READINGS)):
         machine.READINGS[i] = MID  # an empty board
     app = app_mod.App("config", ".", write=lambda line: None, inp=NoInput())
     app.boot()
-    from shared_rules import movegen, variant
+    from shared_rules import movegen
     from shared_rules.apply import apply as rules_apply
     from shared_rules.move import count_moves, nth_move
     from shared_rules.rng import Rng
@@ -202,7 +218,7 @@ def play():
     lay = app.lay
     hands = Hands(app)
     rng = Rng(SEED)
-    game = variant.load(GAME or variant.DEFAULT, lay.name)
+    game = the_game(lay)
     cards = game.cards
     uid_of = deck(cards)
     st = ref.start(PLAYERS, game=game) or ref.st

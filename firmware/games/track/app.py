@@ -1,7 +1,6 @@
 # The track games' application (Agent DOG, DOG, DOG Royal): the board's one loop
 # (firmware/loop.py) over the track referee and its LED view, with the new-game menu of the
 # games this board's layout plays and the console ops only these boards have.
-from shared_rules import variant
 from firmware import ondemand
 from firmware.loop import App as Loop, run, print_line
 from firmware.hal.mfrc522 import CARD, TWO_CARDS
@@ -33,6 +32,7 @@ class App(Loop):
     # what setup.setup makes (annotations only: no code, no heap on a board)
     lay: "Layout"
     places: "Places"
+    ranked_games: list  # the board's games whose pieces carry ranks (their menu lights more)
 
     # set-up, the menu's start and the console's own ops run rarely: their code is in SETUP and
     # OPS_MODULE, imported for each call and dropped after it (firmware/ondemand.py), not kept
@@ -79,7 +79,7 @@ class App(Loop):
         game, players = self.choices[self.menu]
         sh = Shown()
         sh.menu = self.lay.default_seats[players]
-        if variant.load(game, self.lay.name).ranked:
+        if game in self.ranked_games:
             sh.special = [self.places.sensor[t] for t in self.lay.special_spaces]
         return sh
 

@@ -10,6 +10,9 @@ from firmware.console import deployed_version
 from firmware.store import LOST
 from firmware.games.track.app import NEW_GAME_FIELDS, _uid
 
+# the games' look-ups, needed only for the op: dropped with this module (firmware/ondemand.py)
+DROP_WITH = ("shared_rules.variant", "shared_rules.games")
+
 
 def start_choice(app, choice):
     game, players = choice

@@ -11,8 +11,9 @@ from shared_rules.ranks import RANKS
 from firmware.games.track import move_lights, referee as referee_mod
 from firmware.store import Offsets
 
-# the reader of the saved moves: this module's alone, dropped with it
-DROP_WITH = ("shared_rules.notation_parse",)
+# the reader of the saved moves and the games' look-ups: this module's alone, dropped with it
+# where its call imported them (firmware/ondemand.py)
+DROP_WITH = ("shared_rules.notation_parse", "shared_rules.variant", "shared_rules.games")
 # A game begins through the referee module's new_game (referee_mod.new_game), the one the
 # referee's own steps call: a test may begin its games at a position of its choosing there.
 

@@ -16,6 +16,10 @@ from firmware.games.track.places import Places, COUNTED, EMPTY, NO_BAND
 from firmware.games.track.referee import Referee, TRANSIT_MS
 from firmware.games.track.view import View
 
+# the games' look-ups (the registry and the variants by name), needed only to set a game up:
+# dropped with this module where its call imported them (firmware/ondemand.py)
+DROP_WITH = ("shared_rules.variant", "shared_rules.games")
+
 
 def setup(app, config_dir):
     info = getattr(app.board, "variant", None) or {}
@@ -28,6 +32,7 @@ def setup(app, config_dir):
         counts = sorted(n for n, b in variant.boards(g).items() if b == layout)
         for n in counts[-1:] + counts[:-1]:  # the most players first: 4, 2, 3
             app.choices.append((g, n))
+    app.ranked_games = [g for g in app.games if variant.variant_class(g).ranked]
     game = variant.load(app.games[0], layout)
     lay = game.lay
     app.lay = lay
