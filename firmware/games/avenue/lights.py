@@ -9,28 +9,29 @@
 from firmware.hal.leds import Frame
 from firmware.games.avenue import referee as R
 from firmware.games.avenue import shown as S
+from firmware.mpconst import const
 
-OFF = 0
-GREEN = 1      # green's pawn stands here / must go here (blinking)
-BLUE = 2       # blue's pawn
-TAKE = 3       # red: take the pawn off here
-FAULT = 4      # orange: this sensor reads nonsense
-MARKET = 5     # dim amber: a black-market space (advanced)
-WANT = 6       # white: put a card on this pad
-FULL = 7       # cyan: a card lies on this pad
-PICK = 8       # yellow: the other side takes one of these
-DIM_GREEN = 9  # a team's other seat
-DIM_BLUE = 10
+_OFF = const(0)
+GREEN = const(1)      # green's pawn stands here / must go here (blinking)
+BLUE = const(2)       # blue's pawn
+TAKE = const(3)       # red: take the pawn off here
+FAULT = const(4)      # orange: this sensor reads nonsense
+MARKET = const(5)     # dim amber: a black-market space (advanced)
+WANT = const(6)       # white: put a card on this pad
+FULL = const(7)       # cyan: a card lies on this pad
+PICK = const(8)       # yellow: the other side takes one of these
+DIM_GREEN = const(9)  # a team's other seat
+_DIM_BLUE = const(10)
 PALETTE = ((0, 0, 0), (0, 255, 0), (0, 0, 255), (255, 0, 0), (255, 80, 0), (60, 40, 0),
            (255, 255, 255), (0, 160, 255), (255, 200, 0), (0, 40, 0), (0, 0, 40))
 SIDE_CODE = (GREEN, BLUE)
-SIDE_DIM = (DIM_GREEN, DIM_BLUE)
-MENU_MODES = 2
+SIDE_DIM = (DIM_GREEN, _DIM_BLUE)
+_MENU_MODES = const(2)
 
 
 # the colour of a pad's mark (shown.py), lit and in a blink's dark half
-PAD_ON = (OFF, WANT, FULL, PICK, WANT, TAKE)
-PAD_BLINK_OFF = (OFF, WANT, FULL, PICK, OFF, OFF)
+PAD_ON = (_OFF, WANT, FULL, PICK, WANT, TAKE)
+PAD_BLINK_OFF = (_OFF, WANT, FULL, PICK, _OFF, _OFF)
 
 
 class Lights(Frame):
@@ -90,11 +91,11 @@ class Lights(Frame):
             i -= 1
             m = marks[i]
             if m == S.SPACE_FAULT:
-                f[led[i]] = FAULT if blink_on else OFF
+                f[led[i]] = FAULT if blink_on else _OFF
             elif m == S.SPACE_TAKE:
                 f[led[i]] = TAKE
             elif m == S.SPACE_COME and not blink_on:
-                f[led[i]] = OFF  # a pawn must come here: its colour blinks
+                f[led[i]] = _OFF  # a pawn must come here: its colour blinks
 
     def _seats(self, sh):
         side = sh.seat_side

@@ -17,13 +17,14 @@ from shared_rules.avenue.tables import NONE
 from firmware.store import Offsets
 from firmware.games.avenue import record
 from firmware.games.avenue import shown as S
+from firmware.mpconst import const
 
 GAME = record.GAME
-UP = 0
-DOWN = 1
-TAP = 2
+UP = const(0)
+DOWN = const(1)
+TAP = const(2)
 READERS = ("up", "down", "tap")
-NO_KIND = 255
+_NO_KIND = const(255)
 # board phases beside the rules' play, recruit and market
 SETUP = "setup"
 AWAIT = "await_effect"
@@ -36,11 +37,11 @@ TAP_TAKE = "market"      # the black-market card taken from the offer
 TAP_REFILL = "refill"    # the card revealed from the market deck
 TAP_AGENT = "agent"      # the agent an ability names
 TAP_AGAIN = "again"      # spycation: the same agent once more to recruit it again
-SCANNER_FAULT = 3        # hal.scanner.FAULT
+_SCANNER_FAULT = const(3)  # hal.scanner.FAULT
 NO_CARD = ""             # a pad with nothing on it (UIDs are hex text)
 # a play's record keeps the two stickers' UIDs (to know them again after a power cut), each
 # padded to the longest UID a reader gives (10 bytes): its length never depends on the card
-UID_WIDTH = 20
+_UID_WIDTH = const(20)
 
 
 class Referee:
@@ -69,7 +70,7 @@ class Referee:
         self.up_seat = 0        # the seat whose card lies face up (set when it is put down)
         self.forced = False     # identical names declared for this play
         self.pad = [NO_CARD, NO_CARD, NO_CARD]  # UID on each pad
-        self.pad_kind = bytearray([NO_KIND] * 3)
+        self.pad_kind = bytearray([_NO_KIND] * 3)
         self.played = [NO_CARD, NO_CARD]  # UIDs of the played cards (phase recruit)
         self.taken = -1         # phase recruit: the pad emptied first, -1 none yet
         # phase recruit after a power-up: which card the other side takes is a decision, and a
@@ -114,7 +115,7 @@ class Referee:
         self.st = record.start(tb, h)
         self.setup = True
         for r in range(len(self.pad_kind)):
-            self.pad_kind[r] = NO_KIND  # cards left from before: lift them, then play
+            self.pad_kind[r] = _NO_KIND  # cards left from before: lift them, then play
         self.offer_taps = []
         self._new_turn()
         self.moving = False
@@ -230,7 +231,7 @@ class Referee:
     def on_pad(self, r, uid, found=False):
         """A card was put on reader r (its UID in hex); found: it lay there at power-up."""
         self.pad[r] = uid
-        self.pad_kind[r] = NO_KIND
+        self.pad_kind[r] = _NO_KIND
         st = self.st
         if st is None or st.winner >= 0:
             return
@@ -297,7 +298,7 @@ class Referee:
         """The card on reader r was taken away."""
         had = self.pad[r]
         self.pad[r] = NO_CARD
-        self.pad_kind[r] = NO_KIND
+        self.pad_kind[r] = _NO_KIND
         if self.stale & (1 << r):
             self.stale &= ~(1 << r)  # a card from before the power cut, lifted: nothing played
             return
@@ -341,13 +342,13 @@ class Referee:
     def _down_seat(self):
         """In a team the partner of the seat that played face up (or of the lit seat, while
         nothing lies face up) plays face down."""
-        up = self.up_seat if self.pad_kind[UP] != NO_KIND else self.seat
+        up = self.up_seat if self.pad_kind[UP] != _NO_KIND else self.seat
         return up if self.st.seats[self.st.active] == 1 else 1 - up
 
     def _try_play(self):
         up = self.pad_kind[UP]
         down = self.pad_kind[DOWN]
-        if up == NO_KIND or down == NO_KIND:
+        if up == _NO_KIND or down == _NO_KIND:
             return
         if not legality.pair_allowed(up, down, self.forced):
             self._reject(DOWN, "the two cards must bear different names; if every card in "
@@ -566,7 +567,7 @@ class Referee:
         if mv.kind == M.RECRUIT:
             self.unsure = False
             for r in (UP, DOWN):
-                self.pad_kind[r] = NO_KIND  # a card still lying is lifted before the next play
+                self.pad_kind[r] = _NO_KIND  # a card still lying is lifted before the next play
         if not moved and new.phase == PLAY and mv.kind != M.DISCARD:
             self._turn_event()
         self._settle()
@@ -592,9 +593,9 @@ class Referee:
         out["tap"] = self.tap_wants()
         tb = self.tb
         out["put_back"] = self.put_back()
-        out["pads"] = {"up": None if self.pad_kind[UP] == NO_KIND else
+        out["pads"] = {"up": None if self.pad_kind[UP] == _NO_KIND else
                        tb.agent_names[self.pad_kind[UP]],
-                       "down": None if self.pad_kind[DOWN] == NO_KIND else "hidden"}
+                       "down": None if self.pad_kind[DOWN] == _NO_KIND else "hidden"}
         if st.phase == MARKET and st.winner < 0:
             mk = self.mk
             out["taken"] = None if mk[0] == NONE else tb.market_names[mk[0]]
@@ -626,7 +627,7 @@ class Referee:
         for i in range(self.n):
             marks[i] = S.SPACE_OK
         for i in self.diff:
-            if self.sensed[i] == SCANNER_FAULT:
+            if self.sensed[i] == _SCANNER_FAULT:
                 marks[i] = S.SPACE_FAULT
             elif self._want(i) == 0:
                 marks[i] = S.SPACE_TAKE
@@ -659,7 +660,7 @@ class Referee:
 
 
 def _padded(uid):
-    return uid + " " * (UID_WIDTH - len(uid))
+    return uid + " " * (_UID_WIDTH - len(uid))
 
 
 def card_kinds(tb):

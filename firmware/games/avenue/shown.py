@@ -3,21 +3,22 @@
 # never from the referee's working buffers (its sensed spaces, the game's state, what the pads
 # hold). Filled in place on every redraw: the blinking redraws five times a second make no
 # heap garbage.
+from firmware.mpconst import const
 
 # a space's mark: what differs there from the game (spaces without a mark show the pawns)
-SPACE_OK = 0
-SPACE_FAULT = 1  # its sensor reads nonsense
-SPACE_TAKE = 2   # a pawn stands here that the game has elsewhere: take it off
-SPACE_COME = 3   # a pawn must come here (its colour blinks)
+SPACE_OK = const(0)
+SPACE_FAULT = const(1)  # its sensor reads nonsense
+SPACE_TAKE = const(2)   # a pawn stands here that the game has elsewhere: take it off
+SPACE_COME = const(3)   # a pawn must come here (its colour blinks)
 # a pad's mark
-PAD_OFF = 0
-PAD_WANT = 1     # put a card on this pad
-PAD_FULL = 2     # a card lies on it (the same whatever the card is)
-PAD_PICK = 3     # the other side takes one of these
-PAD_BACK = 4     # put its played card back on it (after a power-up: blinking)
-PAD_LIFT = 5     # lift the card on it: refused, or found there at power-up (blinking)
-NO_SIDE = -1
-ALL_SEATS = -1   # seat_lit for the winner: every seat of its side lit
+PAD_OFF = const(0)
+PAD_WANT = const(1)    # put a card on this pad
+PAD_FULL = const(2)    # a card lies on it (the same whatever the card is)
+PAD_PICK = const(3)    # the other side takes one of these
+PAD_BACK = const(4)    # put its played card back on it (after a power-up: blinking)
+PAD_LIFT = const(5)    # lift the card on it: refused, or found there at power-up (blinking)
+_NO_SIDE = const(-1)
+ALL_SEATS = const(-1)  # seat_lit for the winner: every seat of its side lit
 
 
 class Shown:
@@ -28,6 +29,6 @@ class Shown:
         self.pawns = bytearray(2)  # the space of each side's pawn in the game
         self.spaces = bytearray(spaces)  # a mark per space (SPACE_...)
         self.pads = bytearray(pads)      # a mark per pad, by reader role (PAD_...)
-        self.seat_side = NO_SIDE  # the side whose seats are lit: the one to act, or the winner
-        self.seat_count = 0       # its seats
-        self.seat_lit = 0         # the seat lit in full (the other dim), ALL_SEATS: every one
+        self.seat_side = _NO_SIDE  # the side whose seats are lit: the one to act, or the winner
+        self.seat_count = 0        # its seats
+        self.seat_lit = 0          # the seat lit in full (the other dim), ALL_SEATS: every one

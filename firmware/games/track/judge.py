@@ -18,15 +18,18 @@ from shared_rules.cards import SPLIT
 from firmware.hal.scanner import UP, DOWN, NAMES
 from firmware.games.track.places import NO_BAND
 from firmware.games.track import move_lights
+from firmware.mpconst import const
 
-WAIT = 0       # nothing decided yet (a move may be under way)
-DONE = 1       # one move explains the board: self.move
-AMBIGUOUS = 2  # complete, but another legal move could still grow out of it: confirm decides
-ILLEGAL = 3    # no legal move explains the board: self.bad lists the sensors to put right
-RESTING = 4    # one move explains the board (self.move), but its piece stands on a space a
-               # longer move of it passes: a hand carrying it on, or a placement if it stays
-WRONG_RANK = 5  # pieces stand where one move puts them, but one reads as another rank than
-                # the move puts there (self.bad: where): a piece being changed, or the wrong one
+WAIT = const(0)       # nothing decided yet (a move may be under way)
+DONE = const(1)       # one move explains the board: self.move
+AMBIGUOUS = const(2)  # complete, but another legal move could still grow out of it:
+                      # confirm decides
+ILLEGAL = const(3)    # no legal move explains the board: self.bad lists the sensors to put right
+RESTING = const(4)    # one move explains the board (self.move), but its piece stands on a space a
+                      # longer move of it passes: a hand carrying it on, or a placement if it stays
+WRONG_RANK = const(5)  # pieces stand where one move puts them, but one reads as another rank
+                       # than the move puts there (self.bad: where): a piece being changed, or
+                       # the wrong one
 
 
 def occ(cls):
@@ -37,36 +40,40 @@ OCCUPIED = bytes(occ(c) for c in range(len(NAMES)))  # occ() by class, for the l
 
 
 # A WholeMove's outline of one legal move: a run of bytes in a bytearray that holds
-# OUTLINE_CHUNK of them (a swap of a piece among 24 on the 6-seat board has 80 outlines: no
+# _OUTLINE_CHUNK of them (a swap of a piece among 24 on the 6-seat board has 80 outlines: no
 # object per field, nor one per outline, which on an ESP32 costs 32 bytes beside its 20):
-O_A = 0        # the moving piece
-O_B = 1        # two bytes: its destination (a citizen's jump packed in) or, a swap, the other
-O_N = 3        # how many sensors the move changes (1 to 3)
-O_SENSOR = 4   # those sensors (NONE past O_N)
-O_AFTER = 7    # their occupancy after the move
-O_BAND = 10    # the rank band each reads after it (NO_BAND: empty, or an unranked game)
-O_VIA = 13     # a citizen's jump: the sensor of the special space it stands on a while
-O_COUNTS = 14  # then the pieces in each start area after the move, one byte per colour
-MAX_CHANGED = 3
-MAX_COUNT = 13  # the furthest a card moves a piece (the 13): a longer way round is the other way
-NONE = 255  # no sensor (boards have fewer than 255)
-OUTLINE_CHUNK = 8  # outlines per bytearray (160 bytes on the 6-seat board): no array of 80
+_O_A = const(0)        # the moving piece
+_O_B = const(1)        # two bytes: its destination (a citizen's jump packed in) or, a swap,
+                       # the other
+_O_N = const(3)        # how many sensors the move changes (1 to 3)
+_O_SENSOR = const(4)   # those sensors (_NONE past _O_N)
+_O_AFTER = const(7)    # their occupancy after the move
+_O_BAND = const(10)    # the rank band each reads after it (NO_BAND: empty, or an unranked game)
+_O_VIA = const(13)     # a citizen's jump: the sensor of the special space it stands on a while
+_O_COUNTS = const(14)  # then the pieces in each start area after the move, one byte per colour
+_MAX_CHANGED = const(3)
+_MAX_COUNT = const(13)  # the furthest a card moves a piece (the 13): a longer way round
+                        # is the other way
+_NONE = const(255)  # no sensor (boards have fewer than 255)
+_OUTLINE_CHUNK = const(8)  # outlines per bytearray (160 bytes on the 6-seat board): no array of 80
 # how an outline stands against the board (WholeMove._against)
-O_NO = 0         # the board has left it
-O_GROWING = 1    # the board may still grow into it
-O_RANK = 2       # every piece where the move puts one, but one of another rank (a ranked game)
-O_UNTOUCHED = 3  # complete but for a capture or swap square nobody touched: confirm decides
-O_COMPLETE = 4
+_O_NO = const(0)         # the board has left it
+_O_GROWING = const(1)    # the board may still grow into it
+_O_RANK = const(2)       # every piece where the move puts one, but one of another rank
+                         # (a ranked game)
+_O_UNTOUCHED = const(3)  # complete but for a capture or swap square nobody touched:
+                         # confirm decides
+_O_COMPLETE = const(4)
 # what _classify found, a slot each in WholeMove.found (an outline as its number g + 1, 0:
 # none): no attribute per figure, as a judge's attributes live in a dict that grows, on the
 # heap, while a move is judged
-F_COMPLETE = 0        # the first outline the board explains completely
-F_COMPLETE_MORE = 1   # 1: another complete one with another outcome
-F_UNTOUCHED = 2       # the first complete but for a square nobody touched
-F_UNTOUCHED_MORE = 3
-F_RANK = 4            # the first the board matches but for a rank
-F_GROWING = 5         # how many the board may still grow into
-FOUND_N = 6
+_F_COMPLETE = const(0)       # the first outline the board explains completely
+_F_COMPLETE_MORE = const(1)  # 1: another complete one with another outcome
+_F_UNTOUCHED = const(2)      # the first complete but for a square nobody touched
+_F_UNTOUCHED_MORE = const(3)
+_F_RANK = const(4)           # the first the board matches but for a rank
+_F_GROWING = const(5)        # how many the board may still grow into
+_FOUND_N = const(6)
 
 
 class WholeMove:
@@ -86,30 +93,30 @@ class WholeMove:
                 self.pre_count[lay.piece_colour[p]] += 1
         # every legal move as the sensors see it (O_* above): the moving piece and its
         # destination, the sensors whose occupancy it changes, their occupancy and ranks after
-        # it, and the start-area counts after it; OUTLINE_CHUNK of them per bytearray, each
-        # `size` bytes long: outline g is self.outlines[g // OUTLINE_CHUNK] from byte
-        # (g % OUTLINE_CHUNK) * size
+        # it, and the start-area counts after it; _OUTLINE_CHUNK of them per bytearray, each
+        # `size` bytes long: outline g is self.outlines[g // _OUTLINE_CHUNK] from byte
+        # (g % _OUTLINE_CHUNK) * size
         self.outlines = []
         self.noutlines = 0
-        self.size = O_COUNTS + lay.ncol
+        self.size = _O_COUNTS + lay.ncol
         self.ranked = st.game.ranked
         self.act = st.game.cards.action[movegen.effective(st, k)]
         self.swap = self.act == movegen.SWAP or self.act == movegen.SWAP_OWN
         # an outline before its move is filled in: no sensors, no ranks, the start areas as
         # they are (each outline starts as a copy)
         blank = bytearray(self.size)
-        for j in range(MAX_CHANGED):
-            blank[O_SENSOR + j] = NONE
-            blank[O_BAND + j] = NO_BAND
-        blank[O_VIA] = NONE
-        blank[O_COUNTS:] = self.pre_count
+        for j in range(_MAX_CHANGED):
+            blank[_O_SENSOR + j] = _NONE
+            blank[_O_BAND + j] = NO_BAND
+        blank[_O_VIA] = _NONE
+        blank[_O_COUNTS:] = self.pre_count
         self.blank = blank
         # the same walk collects the card's hints for the LEDs: no second walk of its moves
         self.hints = Hints(st, k)
         movegen.moves(st, k, self._outline)
         self.move = None
         self.bad = []
-        self.found = [0] * FOUND_N  # small ints: set in place, nothing allocated
+        self.found = [0] * _FOUND_N  # small ints: set in place, nothing allocated
         # the board judge() judges, held for its calls per outline (two arguments each, not
         # seven: see _against): [0] the class per sensor, [1] whether each was touched, [2] the
         # rank band each reads, [3] the pieces on each start area's spots. One list, made here:
@@ -139,17 +146,17 @@ class WholeMove:
         # sensors; a card's outlines are all listed when it is played
         self.hints.visit(a, b)
         ch = changes(self.st, self.act, a, b)
-        o = self.noutlines % OUTLINE_CHUNK * self.size  # where it starts in the last chunk
+        o = self.noutlines % _OUTLINE_CHUNK * self.size  # where it starts in the last chunk
         if not o:
-            self.outlines.append(bytearray(self.size * OUTLINE_CHUNK))
+            self.outlines.append(bytearray(self.size * _OUTLINE_CHUNK))
         r = self.outlines[-1]
         r[o:o + self.size] = self.blank
         self.noutlines += 1
-        r[o + O_A] = a
-        r[o + O_B] = b >> 8
-        r[o + O_B + 1] = b & 0xFF
+        r[o + _O_A] = a
+        r[o + _O_B] = b >> 8
+        r[o + _O_B + 1] = b & 0xFF
         if not self.swap and movegen.jump_of(b) >= 0:
-            r[o + O_VIA] = self.places.sensor[movegen.dest_of(b)]
+            r[o + _O_VIA] = self.places.sensor[movegen.dest_of(b)]
         self._squares(o, ch, a)
 
     def _squares(self, o, ch, a):
@@ -157,17 +164,17 @@ class WholeMove:
         # areas), of the move of piece a): sensors, occupancy after it and, in a ranked game,
         # the rank each shows
         r = self.outlines[-1]
-        r[o + O_N] = len(ch[0])
+        r[o + _O_N] = len(ch[0])
         j = len(ch[0])
         while j:
             j -= 1
-            r[o + O_SENSOR + j] = self.places.sensor[ch[0][j][0]]
-            r[o + O_AFTER + j] = ch[0][j][1]
+            r[o + _O_SENSOR + j] = self.places.sensor[ch[0][j][0]]
+            r[o + _O_AFTER + j] = ch[0][j][1]
             if self.ranked and ch[0][j][1]:
                 p = a  # the mover lands; a swap's squares trade their pieces
                 if self.swap and ch[0][j][0] == self.st.pos[a]:
-                    p = r[o + O_B] << 8 | r[o + O_B + 1]
-                r[o + O_BAND + j] = self.st.lay.piece_slot[p]
+                    p = r[o + _O_B] << 8 | r[o + _O_B + 1]
+                r[o + _O_BAND + j] = self.st.lay.piece_slot[p]
         if ch[1]:  # pieces into play or knocked out
             self._areas_after(o, ch)
 
@@ -179,23 +186,23 @@ class WholeMove:
         j = len(areas)
         while j:
             j -= 1
-            r[o + O_COUNTS + areas[j][0]] += areas[j][1]
+            r[o + _O_COUNTS + areas[j][0]] += areas[j][1]
 
     def _outline_at(self, g):
         """Outline g: (its bytearray, where it starts there)."""
-        return self.outlines[g // OUTLINE_CHUNK], (g % OUTLINE_CHUNK) * self.size
+        return self.outlines[g // _OUTLINE_CHUNK], (g % _OUTLINE_CHUNK) * self.size
 
     def _key(self, g):
         # what tells outcomes apart: where the mover stands, and where it goes (a swap: where
         # the other piece stands)
         r, o = self._outline_at(g)
-        b = r[o + O_B] << 8 | r[o + O_B + 1]
-        return self.st.pos[r[o + O_A]] << 16 | (self.st.pos[b] if self.swap else b)
+        b = r[o + _O_B] << 8 | r[o + _O_B + 1]
+        return self.st.pos[r[o + _O_A]] << 16 | (self.st.pos[b] if self.swap else b)
 
     def _accept(self, g):
         r, o = self._outline_at(g)
-        b = r[o + O_B] << 8 | r[o + O_B + 1]
-        self.move = Move(self.k, self.act, r[o + O_A], b)
+        b = r[o + _O_B] << 8 | r[o + _O_B + 1]
+        self.move = Move(self.k, self.act, r[o + _O_A], b)
 
     def judge(self, sensed, touched, bands=None):
         """sensed: class per sensor; touched: per sensor, changed since the card was played;
@@ -244,25 +251,25 @@ class WholeMove:
         the board may still grow into (a count, no list: this runs on every settled board of a
         move, over up to 80 outlines); in self.found (F_*)."""
         f = self.found
-        for k in range(FOUND_N):
+        for k in range(_FOUND_N):
             f[k] = 0
         size = self.size
         g = -1
         for r in self.outlines:
-            for o in range(0, min(self.noutlines - g - 1, OUTLINE_CHUNK) * size, size):
+            for o in range(0, min(self.noutlines - g - 1, _OUTLINE_CHUNK) * size, size):
                 g += 1
                 if not _covers(r, o, moved):
                     continue  # most outlines: a small call, no frame on the heap
                 state = self._against(r, o)
-                if state == O_COMPLETE:
-                    self._note(F_COMPLETE, g)
-                elif state == O_RANK:
-                    if not f[F_RANK]:
-                        f[F_RANK] = g + 1
-                elif state != O_NO:
-                    f[F_GROWING] += 1
-                    if state == O_UNTOUCHED:
-                        self._note(F_UNTOUCHED, g)
+                if state == _O_COMPLETE:
+                    self._note(_F_COMPLETE, g)
+                elif state == _O_RANK:
+                    if not f[_F_RANK]:
+                        f[_F_RANK] = g + 1
+                elif state != _O_NO:
+                    f[_F_GROWING] += 1
+                    if state == _O_UNTOUCHED:
+                        self._note(_F_UNTOUCHED, g)
 
     def _note(self, at, g):
         # the first outline of a kind, and whether another of another outcome follows
@@ -274,48 +281,48 @@ class WholeMove:
 
     def _against(self, r, o):
         """How the outline at r[o:], which changes (or passes) every square that moved, stands
-        against the board judge() holds: O_NO (the board has left it), O_GROWING (not complete
-        yet), O_RANK (every piece where the move puts one, but of another rank), O_UNTOUCHED
-        (complete but for a capture or swap square nobody touched) or O_COMPLETE. (The board
+        against the board judge() holds: _O_NO (the board has left it), _O_GROWING (not complete
+        yet), _O_RANK (every piece where the move puts one, but of another rank), _O_UNTOUCHED
+        (complete but for a capture or swap square nobody touched) or _O_COMPLETE. (The board
         is read from self: seven arguments would leave no room for this frame's locals.)"""
-        state = self._areas(r, o)  # the start areas first: O_NO, O_GROWING or O_COMPLETE
-        if state == O_NO:
-            return O_NO
-        j = r[o + O_N]
+        state = self._areas(r, o)  # the start areas first: _O_NO, _O_GROWING or _O_COMPLETE
+        if state == _O_NO:
+            return _O_NO
+        j = r[o + _O_N]
         while j:  # lowering state as the board falls short of the move
             j -= 1
-            i = r[o + O_SENSOR + j]
+            i = r[o + _O_SENSOR + j]
             now = OCCUPIED[self.board[0][i]]
-            if i == r[o + O_VIA] and now:
-                state = O_GROWING  # the citizen stands on its special space: the jump goes on
-            elif now != r[o + O_AFTER + j]:
-                state = O_GROWING
+            if i == r[o + _O_VIA] and now:
+                state = _O_GROWING  # the citizen stands on its special space: the jump goes on
+            elif now != r[o + _O_AFTER + j]:
+                state = _O_GROWING
                 # a sensor already changed must have changed the move's way; a square whose
                 # occupant changes (capture, swap) may stand empty meanwhile
-                if now != self.pre[i] and not (self.pre[i] and r[o + O_AFTER + j]):
-                    return O_NO
-            elif self.pre[i] and r[o + O_AFTER + j] and not self.board[1][i]:
-                state = min(state, O_UNTOUCHED)  # a capture or swap square nobody touched
-            elif self.ranked and now and r[o + O_BAND + j] != self.board[2][i]:
-                state = min(state, O_RANK)  # not the rank this move puts there (not yet?)
+                if now != self.pre[i] and not (self.pre[i] and r[o + _O_AFTER + j]):
+                    return _O_NO
+            elif self.pre[i] and r[o + _O_AFTER + j] and not self.board[1][i]:
+                state = min(state, _O_UNTOUCHED)  # a capture or swap square nobody touched
+            elif self.ranked and now and r[o + _O_BAND + j] != self.board[2][i]:
+                state = min(state, _O_RANK)  # not the rank this move puts there (not yet?)
         return state
 
     def _areas(self, r, o):
-        """The outline at r[o:] against the start areas: O_NO where an area changed otherwise
+        """The outline at r[o:] against the start areas: _O_NO where an area changed otherwise
         than the move changes it (a piece left for the start space, a knocked-out piece put
-        back or still in a hand), O_GROWING while a piece that enters has not left its area
-        yet, else O_COMPLETE."""
+        back or still in a hand), _O_GROWING while a piece that enters has not left its area
+        yet, else _O_COMPLETE."""
         pre = self.pre_count
         now = self.board[3]
-        state = O_COMPLETE
+        state = _O_COMPLETE
         c = len(now)
         while c:
             c -= 1
-            after = r[o + O_COUNTS + c]
+            after = r[o + _O_COUNTS + c]
             if not (pre[c] <= now[c] <= after or after <= now[c] <= pre[c]):
-                return O_NO
+                return _O_NO
             if after < pre[c] and now[c] != after:
-                state = O_GROWING
+                state = _O_GROWING
         return state
 
     def _involves(self, g, squares):
@@ -336,14 +343,14 @@ class WholeMove:
                 if landed >= 0:
                     return False  # two pieces where none stood: not one piece under way
                 landed = i
-        at = self.places.loc[landed] if landed >= 0 else NONE
+        at = self.places.loc[landed] if landed >= 0 else _NONE
         if self.swap or at >= self.st.lay.n:
             return False
         others = [i for i in moved if i != landed]
         size = self.size
         g = -1
         for r in self.outlines:  # by chunk, as _classify: this runs on every move accepted
-            for o in range(0, min(self.noutlines - g - 1, OUTLINE_CHUNK) * size, size):
+            for o in range(0, min(self.noutlines - g - 1, _OUTLINE_CHUNK) * size, size):
                 g += 1
                 if _covers(r, o, others) and self._passes(r, o, at):
                     return True
@@ -352,16 +359,16 @@ class WholeMove:
     def _passes(self, r, o, at):
         """Whether the outline at r[o:]'s piece passes track space `at` on its way (its
         destination and the spaces before it, from where it stands, forward or back)."""
-        frm = self.st.pos[r[o + O_A]]
+        frm = self.st.pos[r[o + _O_A]]
         if frm >= self.st.lay.n:
             return False  # entering: it goes straight onto its start space
-        to = r[o + O_B] << 8 | r[o + O_B + 1]
+        to = r[o + _O_B] << 8 | r[o + _O_B + 1]
         to = movegen.dest_of(to)  # (apart: within the call, the frame would go to the heap)
         return self._between(frm, to, at)
 
     def _between(self, frm, to, at):
         """Whether track space `at` lies on the way of a piece from frm to to, forward or back
-        (a way longer than MAX_COUNT is not taken)."""
+        (a way longer than _MAX_COUNT is not taken)."""
         lay = self.st.lay
         n = lay.n
         if lay.is_home(to):
@@ -369,15 +376,15 @@ class WholeMove:
             ahead = (to - frm) % n + 1
         else:
             ahead = (to - frm) % n
-        if ahead <= MAX_COUNT:
+        if ahead <= _MAX_COUNT:
             return 0 < (at - frm) % n < ahead
-        return (frm - to) % n <= MAX_COUNT and 0 < (frm - at) % n < (frm - to) % n
+        return (frm - to) % n <= _MAX_COUNT and 0 < (frm - at) % n < (frm - to) % n
 
     def _verdict(self, moved, same):
         self.bad = []
         f = self.found
-        complete = f[F_COMPLETE] - 1
-        if complete >= 0 and not f[F_COMPLETE_MORE]:
+        complete = f[_F_COMPLETE] - 1
+        if complete >= 0 and not f[_F_COMPLETE_MORE]:
             self._accept(complete)
             # another move could still grow out of this board only if it explains what the
             # complete one does: its squares that changed (every growing outline has those)
@@ -385,20 +392,20 @@ class WholeMove:
             # square put right that no complete move involves counts for none
             r, o = self._outline_at(complete)
             need = [i for i in same if _covers(r, o, (i,))]
-            if not f[F_GROWING]:
+            if not f[_F_GROWING]:
                 return DONE
             if not need or self._grows_with(need, moved):
                 return AMBIGUOUS
             return DONE
-        if complete < 0 and f[F_UNTOUCHED] and not f[F_UNTOUCHED_MORE]:
-            self._accept(f[F_UNTOUCHED] - 1)
+        if complete < 0 and f[_F_UNTOUCHED] and not f[_F_UNTOUCHED_MORE]:
+            self._accept(f[_F_UNTOUCHED] - 1)
             return AMBIGUOUS
         if complete >= 0:
             return WAIT  # several outcomes look alike so far: more must change first
-        if not moved or f[F_GROWING]:
+        if not moved or f[_F_GROWING]:
             return WAIT
-        if f[F_RANK]:
-            self.bad = self._rank_squares(f[F_RANK] - 1, self.board[2])
+        if f[_F_RANK]:
+            self.bad = self._rank_squares(f[_F_RANK] - 1, self.board[2])
             return WRONG_RANK
         self.bad = moved
         return ILLEGAL
@@ -409,10 +416,10 @@ class WholeMove:
         size = self.size
         g = -1
         for r in self.outlines:
-            for o in range(0, min(self.noutlines - g - 1, OUTLINE_CHUNK) * size, size):
+            for o in range(0, min(self.noutlines - g - 1, _OUTLINE_CHUNK) * size, size):
                 g += 1
                 if _covers(r, o, need) and _covers(r, o, moved) and self._against(
-                        r, o) in (O_GROWING, O_UNTOUCHED):
+                        r, o) in (_O_GROWING, _O_UNTOUCHED):
                     return True
         return False
 
@@ -422,19 +429,19 @@ class WholeMove:
         r, o = self._outline_at(g)
         out = []
         self.rank_want = []
-        for j in range(r[o + O_N]):
-            i = r[o + O_SENSOR + j]
-            if r[o + O_AFTER + j] and bands[i] != r[o + O_BAND + j]:
+        for j in range(r[o + _O_N]):
+            i = r[o + _O_SENSOR + j]
+            if r[o + _O_AFTER + j] and bands[i] != r[o + _O_BAND + j]:
                 out.append(i)
-                self.rank_want.append(r[o + O_BAND + j])
+                self.rank_want.append(r[o + _O_BAND + j])
         return out
 
 def _covers(r, o, squares):
     """Whether the outline at r[o:] changes (or passes) every sensor in squares. (Called for
     every outline: a while loop, the last square first, keeps its frame off the heap.)"""
-    s0 = r[o + O_SENSOR]
-    s1 = r[o + O_SENSOR + 1]
-    s2 = r[o + O_SENSOR + 2]
+    s0 = r[o + _O_SENSOR]
+    s1 = r[o + _O_SENSOR + 1]
+    s2 = r[o + _O_SENSOR + 2]
     k = len(squares)
     while k:
         k -= 1

@@ -6,21 +6,23 @@
 # changed to the strip (hal/leds.Frame).
 from firmware.hal.leds import Frame
 from firmware.games.track import move_lights, places
+from firmware.mpconst import const
 
-OFF = 0
-MOVABLE = 1   # cyan: a piece that may move with the card in play
-TARGET = 2    # green: where the lifted piece may go
-KNOCK = 3     # red: a target that knocks a piece out
-HOME = 4      # blue: a target in home
-MEET = 5      # amber: a target on a meeting point
-PUT = 6       # white: put a piece here
-TAKE = 7      # red: take the piece off here
-TURN = 8      # magenta: turn the piece over
-FAULT = 9     # orange: this sensor reads nonsense
-ACCEPT = 10   # green: the move is accepted
-STEPS = 11    # amber on the mover's start-area spots: Partner 4 steps left
-EXCHANGE = 12  # lavender: lift this piece, the one that belongs here is elsewhere (after undo)
-SEAT0 = 13    # the seat colours follow, in the layout's colour order
+_OFF = const(0)
+MOVABLE = const(1)  # cyan: a piece that may move with the card in play
+TARGET = const(2)   # green: where the lifted piece may go
+KNOCK = const(3)    # red: a target that knocks a piece out
+HOME = const(4)     # blue: a target in home
+MEET = const(5)     # amber: a target on a meeting point
+PUT = const(6)      # white: put a piece here
+TAKE = const(7)     # red: take the piece off here
+TURN = const(8)     # magenta: turn the piece over
+FAULT = const(9)    # orange: this sensor reads nonsense
+ACCEPT = const(10)  # green: the move is accepted
+STEPS = const(11)   # amber on the mover's start-area spots: Partner 4 steps left
+EXCHANGE = const(12)  # lavender: lift this piece, the one that belongs here is elsewhere
+                      # (after undo)
+_SEAT0 = const(13)  # the seat colours follow, in the layout's colour order
 PALETTE = [(0, 0, 0), (0, 160, 255), (0, 255, 0), (255, 0, 0), (0, 0, 255), (255, 200, 0),
            (255, 255, 255), (255, 0, 0), (255, 0, 255), (255, 80, 0), (0, 255, 0),
            (255, 200, 0), (150, 120, 255)]
@@ -54,9 +56,9 @@ class View(Frame):
             self._menu(sh)
         if sh.seat >= 0:
             if sh.draw < 0 or blink_on:  # the seat that must draw a card blinks
-                f[self.seat_led[sh.seat]] = SEAT0 + sh.seat
+                f[self.seat_led[sh.seat]] = _SEAT0 + sh.seat
             if sh.draw >= 0 and sh.draw != sh.seat and blink_on:
-                f[self.seat_led[sh.draw]] = SEAT0 + sh.draw
+                f[self.seat_led[sh.draw]] = _SEAT0 + sh.draw
         if sh.accepted >= 0:
             f[self.led_of_sensor[sh.accepted]] = ACCEPT  # first: work still to do wins
         # (each list only when it holds something: most are empty, and a call costs)
@@ -77,7 +79,7 @@ class View(Frame):
 
     def _menu(self, sh):
         for c in sh.menu:
-            self.frame[self.seat_led[c]] = SEAT0 + c
+            self.frame[self.seat_led[c]] = _SEAT0 + c
         _paint(self.frame, self.led_of_sensor, sh.special, MEET)
 
     def _pairs(self, pairs, codes, blink_on):
