@@ -40,7 +40,6 @@ GAME = None if ARGS[-1].isdigit() else ARGS.pop()  # None: the rules core's defa
 SEED = int(ARGS[-2])
 PLAYERS = int(ARGS[-1])
 MAX_TURNS = 3000
-LOOK_UPS = ("shared_rules.variant", "shared_rules.games")
 
 
 class NoInput:
@@ -190,18 +189,11 @@ def present(hands, st, mv):
 
 
 def the_game(lay):
-    """The game GAME on the board's layout, as the firmware's set-up loads it; the look-ups
-    (the registry and the variants by name) are dropped after it, as the set-up drops them, so
-    that the figure holds only what the firmware itself keeps."""
+    """The game GAME on the board's layout, looked up as the firmware's console op new_game
+    looks it up (firmware/games/track/lookup.py, dropped again after it)."""
     from firmware import ondemand
-    kept = [m for m in LOOK_UPS if m in sys.modules]
-    from shared_rules import variant
-    game = variant.load(GAME or variant.DEFAULT, lay.name)
-    del variant
-    for m in LOOK_UPS:
-        if m not in kept:
-            ondemand.drop(m)
-    return game
+    from firmware.games.track.referee import LOOKUP
+    return ondemand.call(LOOKUP, "load", GAME, lay.name)
 
 
 def play():

@@ -4,19 +4,18 @@
 # life. Each function takes the App.
 import gc
 
-from shared_rules import variant
+from firmware import ondemand
 from firmware.loop import err as _err
 from firmware.console import deployed_version
 from firmware.store import LOST
 from firmware.games.track.app import NEW_GAME_FIELDS, _uid
+from firmware.games.track.referee import LOOKUP
 
-# the games' look-ups, needed only for the op: dropped with this module (firmware/ondemand.py)
-DROP_WITH = ("shared_rules.variant", "shared_rules.games")
 
 
 def start_choice(app, choice):
     game, players = choice
-    g = variant.load(game, app.lay.name)
+    g = ondemand.call(LOOKUP, "load", game, app.lay.name)
     why = unready(app, g)
     if why:
         app.event({"event": "reject", "reason": why})
@@ -60,7 +59,7 @@ def new_game(app, cmd):
     dealer = cmd.get("dealer")
     if dealer is not None and dealer not in seats:
         return _err("bad_request", "the dealer must be one of the seats")
-    g = variant.load(game, lay.name)
+    g = ondemand.call(LOOKUP, "load", game, lay.name)
     why = unready(app, g)
     if why:
         return _err("not_calibrated", why)

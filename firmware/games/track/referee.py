@@ -38,6 +38,8 @@ TRANSIT_MS = 600
 # loaded, the heap's fullest moment, where a module loaded as well would need its room too
 SETUP = "firmware.games.track.setup"
 RARE = "firmware.games.track.referee_rare"
+# the games by name (the registry's look-ups), loaded for each look-up the rare steps make
+LOOKUP = "firmware.games.track.lookup"
 
 
 # the type checker's alone (pyright reads any TYPE_CHECKING as true): the set-up builds

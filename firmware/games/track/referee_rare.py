@@ -4,16 +4,15 @@
 # and dropped after it (firmware/ondemand.py): on MicroPython's stock ESP32 build their
 # bytecode would otherwise take heap for the board's whole life. Each function takes the
 # Referee.
-from shared_rules import variant, notation_parse
 from shared_rules.apply import apply as rules_apply
 from shared_rules.errors import BadInput
 from shared_rules.ranks import RANKS
 from firmware.games.track import move_lights, referee as referee_mod
 from firmware.store import Offsets
 
-# the reader of the saved moves and the games' look-ups: this module's alone, dropped with it
-# where its call imported them (firmware/ondemand.py)
-DROP_WITH = ("shared_rules.notation_parse", "shared_rules.variant", "shared_rules.games")
+# the reader of the saved moves: this module's alone, dropped with it where its call imported
+# it (firmware/ondemand.py)
+DROP_WITH = ("shared_rules.notation_parse",)
 # A game begins through the referee module's new_game (referee_mod.new_game), the one the
 # referee's own steps call: a test may begin its games at a position of its choosing there.
 
@@ -38,9 +37,13 @@ def resume_from_flash(ref):
 
 
 def rebuild(ref, header, offsets):
+    # imported here, not at the top: a board with no game stored (the resume at every power-up
+    # asks) never loads the reader
+    from shared_rules import notation_parse
+    from firmware import ondemand
     try:
-        game = variant.load(header.get("game", variant.DEFAULT),
-                            header.get("layout", ref.lay.name))
+        game = ondemand.call(referee_mod.LOOKUP, "load", header.get("game"),
+                             header.get("layout", ref.lay.name))
         if game.lay.name != ref.lay.name:
             raise ValueError("the stored game is played on %s, this board is %s" % (
                 game.lay.name, ref.lay.name))

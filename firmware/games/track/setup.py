@@ -4,7 +4,7 @@
 # life. Apart from the console ops (ops.py) and the referee's other rare steps
 # (referee_rare.py), so that power-up holds only this module beside the resident code, not
 # those as well.
-from shared_rules import variant
+from firmware import ondemand
 from firmware.loop import SCAN_MS, BOOT_POLLS
 from firmware.store import Offsets
 from firmware.cardmap import CardMap
@@ -13,12 +13,8 @@ from firmware.games.track import move_lights
 from firmware.games.track.app import DEFAULT_LAYOUT, _uid
 from firmware.games.track.move_lights import Shown
 from firmware.games.track.places import Places, COUNTED, EMPTY, NO_BAND
-from firmware.games.track.referee import Referee, TRANSIT_MS
+from firmware.games.track.referee import Referee, TRANSIT_MS, LOOKUP
 from firmware.games.track.view import View
-
-# the games' look-ups (the registry and the variants by name), needed only to set a game up:
-# dropped with this module where its call imported them (firmware/ondemand.py)
-DROP_WITH = ("shared_rules.variant", "shared_rules.games")
 
 
 def setup(app, config_dir):
@@ -26,14 +22,12 @@ def setup(app, config_dir):
     layout = info.get("layout", DEFAULT_LAYOUT)
     # the games this board can referee (each game's boards are in the rules core), and
     # the new-game menu's choices: each game with each number of players its board seats
-    app.games = [g for g in variant.names() if layout in variant.boards(g).values()]
-    app.choices = []
-    for g in app.games:
-        counts = sorted(n for n, b in variant.boards(g).items() if b == layout)
-        for n in counts[-1:] + counts[:-1]:  # the most players first: 4, 2, 3
-            app.choices.append((g, n))
-    app.ranked_games = [g for g in app.games if variant.variant_class(g).ranked]
-    game = variant.load(app.games[0], layout)
+    found = ondemand.call(LOOKUP, "BoardGames", layout)
+    app.games = found.games
+    app.choices = found.choices
+    app.ranked_games = found.ranked
+    game = found.first
+    del found
     lay = game.lay
     app.lay = lay
     b = app.board
@@ -98,7 +92,7 @@ def init_places(places, lay, index):
 
 def init_referee(ref, places, store, cardmap, out, game):
     """Referee.__init__ (its arguments described there)."""
-    ref.game = game or variant.load(variant.DEFAULT)
+    ref.game = game or ondemand.call(LOOKUP, "load")
     ref.lay = ref.game.lay
     ref._last_mismatch = []
     ref.ambiguous = False
