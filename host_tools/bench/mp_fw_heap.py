@@ -25,9 +25,12 @@ def step(what):
     last[0] = now
 
 
-from shared_rules import variant, layout, cards, state, movegen, split, move, apply, hints, notation
+from shared_rules import variant_base, layout, cards, state, movegen, split, move, apply, hints
+from shared_rules import notation
 step("rules core modules")
-game = variant.load(variant.DEFAULT)
+from firmware import ondemand
+# looked up as the firmware's set-up does it: the look-ups by name are dropped after it
+game = ondemand.call("firmware.games.track.lookup", "load")
 step("the game: layout and card tables")
 from firmware.hal import scanner, calibration, mfrc522, leds, buttons, buzzer
 step("drivers (hal) modules")
