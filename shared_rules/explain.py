@@ -57,7 +57,7 @@ def partner_blocked(lay, loc):
 
 
 def no_field(st, key, act):
-    """Why a move of card action act (notation.PASS, below 0: a pass) cannot carry the field
+    """Why a move of card action act (notation_parse.PASS, below 0: a pass) cannot carry the field
     key."""
     game = st.game
     if act < 0:

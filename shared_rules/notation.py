@@ -2,8 +2,6 @@
 from shared_rules import movegen
 from shared_rules.cards import STEPS, SWAP, MAGNET, SWAP_OWN
 
-PASS = -1  # the card and the action of a pass
-
 
 def to_json(st, mv) -> dict:
     if mv.card < 0:

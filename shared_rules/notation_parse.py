@@ -7,8 +7,8 @@ from shared_rules.apply import illegal
 from shared_rules.move import Move
 from shared_rules.cards import STEPS, SWAP, SPLIT, MAGNET, SWAP_OWN
 from shared_rules.errors import BadInput, shown, stray_key
-from shared_rules.notation import PASS
 
+PASS = -1  # the card and the action of a pass
 # the fields `legal` writes for each kind of move (notation.to_json), and so all that `apply`
 # takes; the first two (the first of a pass) are required, a third may be left out (_only)
 PASS_FIELDS = ("pass",)
