@@ -40,10 +40,15 @@ else:
     if rom:  # the image's code before the flash's folders, which may hold an earlier build's
         sys.path.insert(0, ROM)
     try:
-        # the deploy's journal and the safe-boot check run once: imported for the call and
-        # dropped after it, their code holds no heap while the board plays
+        from firmware import journal
+        finished = journal.finish()
+        del journal
+        # the deploy's journal and the safe-boot check run once: dropped after it, their code
+        # holds no heap while the board plays (ondemand imported only now: the journal may
+        # have put a new version of it in place)
         from firmware import ondemand
-        if ondemand.call("firmware.journal", "finish") > 0 and _in_image() != rom:
+        ondemand.drop("firmware.journal")
+        if finished > 0 and _in_image() != rom:
             machine.reset()  # the finished deploy moved the code: start again from it
         ready = True
     except Exception as e:  # noqa: BLE001 - never start half an application

@@ -32,6 +32,12 @@ def variant_class(name):
     return games.attribute(games.game_value(name, "variant"))
 
 
+def class_module(name):
+    """The module that holds game `name`'s Variant class."""
+    dotted = games.game_value(name, "variant")
+    return dotted[:dotted.rfind(".")]
+
+
 def cards_name(name):
     """The card table game `name` is played with."""
     return games.game_value(name, "cards")[0]

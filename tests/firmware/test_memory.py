@@ -192,7 +192,7 @@ class Feed:
 out = []
 app = App("config", ".", write=out.append, inp=Feed(%(commands)r))
 app.boot()
-seen = []
+seen = [sorted(k for k in sys.modules if k in %(watched)r)]
 for n in range(%(steps)d):
     app.step(n)
     seen.append(sorted(k for k in sys.modules if k in %(watched)r))
@@ -236,7 +236,36 @@ def test_code_loaded_for_boot_and_console_ops_is_dropped_after_them(tmp_path):
     # power-up that resumed the game, none is imported
     assert [json.loads(line).get("event") for line in res["again"]].count("resumed") == 1, \
         res["again"]
-    assert res["imported"] == [[]] * (len(commands) + 3), res["imported"]
+    assert res["imported"] == [[]] * (len(commands) + 4), res["imported"]
+
+
+def _console_run(tmp_path, board, cards, commands, watched):
+    """Boots `board` on the unix port, feeds it `commands` (one a scan), powers it off and on
+    again; returns {"out": the answers, "imported": the watched modules loaded after boot,
+    after each scan and after the second power-up, "again": the second boot's lines}."""
+    import subprocess
+    from host_tools.bench.common import BIN, ROOT
+    run = _idle_run(tmp_path, board, cards)
+    script = os.path.join(run, "console_ops.py")
+    with open(script, "w") as f:
+        f.write(CONSOLE_SCRIPT % {"root": ROOT, "commands": [json.dumps(c) for c in commands],
+                                  "watched": watched, "steps": len(commands) + 2})
+    out = subprocess.run([os.path.join(BIN, "micropython"), script], cwd=run,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_a_dog_board_holds_dog_royals_code_only_while_royal_is_played(tmp_path):
+    # the set-up asks each game of the board whether its pieces carry ranks (a class's
+    # attribute): DOG Royal's module, imported to answer, is dropped again until a game of it
+    # starts; a board that plays DOG never holds it (3.3 KB of code on the 64-bit port)
+    royal = "shared_rules.royal"
+    res = _console_run(tmp_path, "dog-4", "dog-cards",
+                       [{"op": "new_game", "players": 4, "game": "dog-royal"}], (royal,))
+    assert [json.loads(line).get("ok") for line in res["out"]
+            if json.loads(line).get("re") == "new_game"] == [True], res["out"]
+    assert res["imported"] == [[], [royal], [royal], [royal], [royal]], res["imported"]
 
 
 def test_the_track_boards_code_loads_the_split_cards_rules_only_with_a_partner_4():

@@ -3,7 +3,10 @@
 # firmware/ondemand.py, so this module, the variants' look-ups and the registry are dropped
 # again before the caller goes on: the set-up builds the board's tables without them in the heap
 # (they would raise the power-up's peak), and the game played keeps only its class's code.
+import sys
+
 from shared_rules import variant
+from firmware import ondemand
 
 DROP_WITH = ("shared_rules.variant", "shared_rules.games")
 
@@ -20,8 +23,17 @@ class BoardGames:
             counts = sorted(n for n, b in variant.boards(g).items() if b == layout)
             for n in counts[-1:] + counts[:-1]:
                 self.choices.append((g, n))
-        self.ranked = [g for g in self.games if variant.variant_class(g).ranked]
         self.first = variant.load(self.games[0], layout)
+        # which games rank their pieces is a class's attribute: a class imported only to ask
+        # is dropped again, so that the board keeps the code of the game it plays alone (the
+        # dog boards load DOG Royal's only when it is played)
+        self.ranked = []
+        for g in self.games:
+            held = variant.class_module(g) in sys.modules
+            if variant.variant_class(g).ranked:
+                self.ranked.append(g)
+            if not held:
+                ondemand.drop(variant.class_module(g))
 
 
 def load(name=None, layout=None):
