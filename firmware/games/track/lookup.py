@@ -29,11 +29,12 @@ class BoardGames:
         # dog boards load DOG Royal's only when it is played)
         self.ranked = []
         for g in self.games:
-            held = variant.class_module(g) in sys.modules
+            mod = variant.class_module(g)
+            held = mod in sys.modules
             if variant.variant_class(g).ranked:
                 self.ranked.append(g)
             if not held:
-                ondemand.drop(variant.class_module(g))
+                ondemand.drop(mod)
 
 
 def load(name=None, layout=None):

@@ -7,6 +7,7 @@
 from shared_rules.apply import apply as rules_apply
 from shared_rules.errors import BadInput
 from shared_rules.ranks import RANKS
+from firmware import ondemand
 from firmware.games.track import move_lights, referee as referee_mod
 from firmware.store import Offsets
 
@@ -40,7 +41,6 @@ def rebuild(ref, header, offsets):
     # imported here, not at the top: a board with no game stored (the resume at every power-up
     # asks) never loads the reader
     from shared_rules import notation_parse
-    from firmware import ondemand
     try:
         game = ondemand.call(referee_mod.LOOKUP, "load", header.get("game"),
                              header.get("layout", ref.lay.name))
