@@ -1,9 +1,10 @@
 # The one main loop every board runs, at 50 scans per second. Each pass scans the sensors,
-# polls one card reader (each reader once in 5 passes, its antenna on only from the pass
-# before: hal/mfrc522.poll_turn), the buttons and the console, and redraws the LEDs when
-# something changed (and five times a second for blinking). A family of games (firmware/games/)
-# gives its App the hooks below; the loop, the new-game menu's buttons, the console's dispatch
-# and the console ops every board has (COMMON_OPS, in common_ops.py) are written here once.
+# polls one card reader (in turn, a reader whose card missed a poll first; its antenna on only
+# from the pass before, off for a pass after: hal/mfrc522.PollTurns), the buttons and the
+# console, and redraws the LEDs when something changed (and five times a second for
+# blinking). A family of games (firmware/games/) gives its App the hooks below; the loop, the
+# new-game menu's buttons, the console's dispatch and the console ops every board has
+# (COMMON_OPS, in common_ops.py) are written here once.
 import time
 
 from firmware import ondemand
@@ -12,12 +13,11 @@ from firmware.board import Board
 from firmware.store import open_store
 from firmware.console import Console, StdinLines, stdout_parts, report_boot
 from firmware.hal.buttons import PRESS, RELEASE, HOLD
-from firmware.hal.mfrc522 import poll_turn
+from firmware.hal.mfrc522 import PollTurns
 
 SCAN_MS = const(20)
 # the loop's own numbers are const(): on a board they are no names in the module's dict (each
 # name there costs heap, and a dict grows its table in steps)
-_NFC_EVERY = const(5)
 _BLINK_EVERY = const(10)
 _READY_EVERY = const(25)  # twice a second the still board lets the game's journal erase ahead
 # reader polls at power-up that look for a card lying there already (a tag may miss a poll
@@ -55,8 +55,8 @@ class App:
       sense(...), decide()   the scanner's classes as they change; the board still for a scan
       resume_from_flash()    the game saved on flash, taken up again at boot
       tick()            the referee's clock, driven by its family's hooks (the track games':
-                        each scan while a piece rests in transit; Agent Avenue's: each round
-                        of reader polls, for a refused card's blinking)
+                        each scan while a piece rests in transit; Agent Avenue's: each scan,
+                        for a refused card's blinking)
       publish()         the published view: a small model of public facts only, the one thing
                         the LED view draws from (never the referee's working buffers)
       public_view()     the console's `public` answer (a dict)
@@ -101,6 +101,7 @@ class App:
         self.console = Console(inp if inp is not None else StdinLines(), write, write_parts)
         # the handler made once: a bound method made on every scan is heap garbage
         self.on_command = self.command
+        self.polls = PollTurns(board.readers)
         self.store = open_store(data_dir, self.event)
         self.setup(config_dir)
         board.release_names()  # turned into index tables above: give their heap back
@@ -147,7 +148,7 @@ class App:
         elif n % _READY_EVERY == 0:
             self.store.ready()  # so that no save waits for a sector erase
         self.each_scan()
-        j = poll_turn(b.readers, n % _NFC_EVERY)
+        j = self.polls.step()
         if j >= 0:
             self.card_event(j, b.readers[j].event)
         self._buttons()

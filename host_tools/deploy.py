@@ -34,6 +34,8 @@ HOST_ONLY = ("firmware/main.py",)
 HOST_ONLY_NAME = "__main__.py"
 CONFIG = ("pins.json", "sensors.json", "leds.json")
 VARIANT = "variant.json"
+DATA = "shared_rules/data/"  # where a board's data files lie
+HOST_PACKAGE = "host_tools."  # a registry part named in it runs on the laptop only
 DEFAULT_BOARD = "agent-dog-4"
 # what the firmware reads from variant.json (firmware/board.py); the kit and reasons stay here
 VARIANT_KEYS = ("format", "name", "layout", "ranked_pieces", "rank_crosstalk", "app", "pawns")
@@ -263,6 +265,39 @@ def board_config(board=DEFAULT_BOARD):
     return files, info.get("layout", board)
 
 
+def board_registry(layout):
+    """The registry of games as a board of `layout` holds it (JSON bytes): the games played on
+    it and their families, less the parts that stay on the laptop (a family's host_tools
+    modules); its default is the registry's where that is played on the board, else the
+    board's first game. Same format, so the rules core reads it as it reads the whole one. A
+    board looks its games up at every new game with the game played still in its heap, and
+    the whole file parses to 11 KB there (64-bit port), this to 3-5."""
+    reg = games.registry()
+    mine = games.games_on(layout)
+    fams = sorted(set(games.family(g) for g in mine))
+    out = {"format": reg["format"],
+           "default": reg["default"] if reg["default"] in mine else mine[0],
+           "games": dict((g, reg["games"][g]) for g in mine),
+           "families": dict((f, dict((k, v) for k, v in reg["families"][f].items()
+                                     if not (type(v) is str and v.startswith(HOST_PACKAGE))))
+                            for f in fams)}
+    return json.dumps(out, sort_keys=True, separators=(",", ":")).encode()
+
+
+def data_files(layout):
+    """{path on the board: bytes}: the rules core's data files a board of `layout` runs
+    (data_names), its registry as board_registry trims it."""
+    folder = os.path.join(ROOT, "shared_rules", "data")
+    files = {}
+    for name in data_names(layout):
+        if name == games.REGISTRY:
+            files[DATA + name] = board_registry(layout)
+            continue
+        with open(os.path.join(folder, name), "rb") as f:
+            files[DATA + name] = f.read()
+    return files
+
+
 def data_names(layout):
     """The rules core's data files a board runs: the registry of games, the layout (for a
     family whose boards are layout files) and the card tables and data of the games played on
@@ -294,10 +329,7 @@ def build(mpy_cross=None, compiler=None, board=DEFAULT_BOARD):
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             for path, data in pool.map(compile_one, sources):
                 files[path] = data
-    data = os.path.join(ROOT, "shared_rules", "data")
-    for name in data_names(layout):
-        with open(os.path.join(data, name), "rb") as f:
-            files["shared_rules/data/" + name] = f.read()
+    files.update(data_files(layout))
     files.update(config)
     with open(os.path.join(ROOT, "firmware", "main.py"), "rb") as f:
         files["main.py"] = f.read()

@@ -46,6 +46,10 @@ _READY_WAIT_US = const(50000)
 _READY_POLL_US = const(100)
 # ISO/IEC 14443-3: a PICC accepts a request within 5 ms of entering an unmodulated field
 TAG_POWER_UP_US = const(5000)
+# a field switched off this long resets every tag in it to POWER-OFF, so that it starts from
+# IDLE in the next field (the operating field reset, t_RESET, of ISO/IEC 14443-3 and EMVCo's
+# contactless protocol: 5.1 ms at the least); a reader's field rests a whole scan between polls
+RF_RESET_US = const(5100)
 
 OK = const(0)
 NO_CARD = const(1)
@@ -313,7 +317,7 @@ TWO_CARDS = const(3)
 
 
 class CardReader:
-    def __init__(self, chip, miss_limit=3):
+    def __init__(self, chip, miss_limit=2):
         self.chip = chip
         self.miss_limit = miss_limit
         self.buf = bytearray(10)
@@ -323,7 +327,7 @@ class CardReader:
         self.errors = 0
         self.armed = False
         self.armed_at = 0
-        self.event = 0  # what the last poll found (poll_turn's caller reads it)
+        self.event = 0  # what the last poll found (PollTurns's caller reads it)
 
     def arm(self):
         """Switches the antenna on ahead of the next poll, so its tags are powered by then."""
@@ -362,8 +366,10 @@ class CardReader:
         if st == _ERR:
             self.errors += 1  # a corrupted frame: try again at the next poll, never guess
             return 0
-        # nothing answered: tags left in READY by a collision or a corrupted frame fall back to
-        # IDLE and stay silent for one poll, so only miss_limit empty polls in a row count
+        # nothing answered. Every poll finds the tags reset (PollTurns rests a field a scan),
+        # but one empty poll is not yet a card gone: a hand passing over the pad or a card
+        # pushed across it can hide a tag for a moment, so only miss_limit empty polls in a row
+        # count (two scans apart: 40 ms and more without an answer)
         if self.uid or self.collided:
             self.misses += 1
             if self.misses >= self.miss_limit:
@@ -387,17 +393,40 @@ class CardReader:
         return True
 
 
-def poll_turn(readers, s):
-    """Scan s (0 .. NFC_EVERY - 1) of a round of the readers' polls, one field on at a time:
-    reader s - 1, armed a scan ago, is polled and its field switched off; then reader s is
-    armed for the next scan. So every reader is polled once a round, its tags powered for a
-    whole scan before, with no wait. Returns the index of the reader polled (its event in
-    .event), or -1."""
-    j = s - 1
-    if 0 <= j < len(readers):
-        readers[j].event = readers[j].poll()
-    else:
-        j = -1
-    if s < len(readers):
-        readers[s].arm()
-    return j
+class PollTurns:
+    """The readers' polls, one a scan and one field on at a time (hardware/README.md, Card
+    readers). At each scan the reader armed at the scan before is polled (its tags powered a
+    whole scan: no wait), its field switched off, and another armed. In turn, except that a
+    reader whose card has just missed a poll comes first, so a card taken off is called gone
+    `miss_limit` polls two scans apart after its first empty poll, not as many rounds later. A
+    reader just polled is never armed at once: its field stays off a whole scan, far past the
+    5.1 ms that resets its tags (RF_RESET_US), so each poll finds them in IDLE. A board with
+    one reader polls it every other scan."""
+
+    def __init__(self, readers):
+        self.readers = readers
+        self.armed = -1  # the reader whose field is on for the next scan's poll
+        self.turn = 0    # the next reader in turn
+
+    def step(self):
+        """One scan's poll: the index of the reader polled (its event in its .event), or -1."""
+        rs = self.readers
+        j = self.armed
+        if j >= 0:
+            rs[j].event = rs[j].poll()
+        n = len(rs)
+        k = 0
+        while k < n and (k == j or not rs[k].misses):  # a card that missed: look again first
+            k += 1
+        if k == n:
+            k = self.turn
+            if k == j:
+                k = (k + 1) % n if n > 1 else -1  # a board with one reader: its field rests
+            if 0 <= k < n:
+                self.turn = (k + 1) % n
+            else:
+                k = -1
+        self.armed = k
+        if k >= 0:
+            rs[k].arm()
+        return j

@@ -2,8 +2,8 @@
 
 1. Latency of a turn's last action (the active side lifting its card off its pad, which decides
    the recruit) to the LED frame that shows where the pawns must go, on the simulated board with
-   the firmware as .mpy: board time (the reader must miss the card on three polls 100 ms apart
-   before it counts as lifted), and the instructions of the processing itself (the referee's
+   the firmware as .mpy: board time (the reader must miss the card on two polls, the first at its
+   turn, every third scan, the second two scans later, before it counts as lifted), and the instructions of the processing itself (the referee's
    decision with the rules core, the line saved on flash, the events, the LED redraw), counted
    by callgrind as (N runs - 1 run) / (N - 1), the firmware's instructions alone (the simulated
    hardware and the memory manager kept out: docs/measuring.md), converted to ESP32
@@ -51,8 +51,8 @@ def report():
         figure("avenue_board.turn_end.processing", cost, "instructions")
         print("1. A turn's last action to the LEDs of the pawn moves (green Enforcer up, Mole "
               "down; blue takes the Mole, green lifts the Enforcer)")
-        print("   board time, lift to the recruit decided:     %7.1f ms (three empty polls, "
-              "100 ms apart)" % info.get("lift_to_decision_ms", -1))
+        print("   board time, lift to the recruit decided:     %7.1f ms (two empty polls: at "
+              "the reader's turn, then 40 ms later)" % info.get("lift_to_decision_ms", -1))
         print("   board time, lift to the LED frame:           %7.1f ms (spaces to change: %s)"
               % (info.get("lift_to_leds_ms", -1), ", ".join(info.get("expected", []))))
         print("   processing (decision, save, events, redraw): %7s instructions = %.1f ms on "

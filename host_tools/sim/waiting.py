@@ -4,6 +4,7 @@ fixed amount; the fixed waits that remain come from the firmware's own timing co
 from its source (firmware/ needs MicroPython's machine module to import), so they follow the
 firmware when its scan period or debounce changes."""
 import ast
+import json
 import os
 
 from host_tools import paths
@@ -47,7 +48,6 @@ def default(rel, cls, arg):
 
 
 SCAN_MS = constant("loop.py", "SCAN_MS")  # the main loop's period
-NFC_EVERY = constant("loop.py", "_NFC_EVERY")  # scans between two looks at the readers
 STABLE_SCANS = default("hal/scanner.py", "Scanner", "stable")  # a sensor's debounce
 MISS_LIMIT = default("hal/mfrc522.py", "CardReader", "miss_limit")  # empty polls: card gone
 BUTTON_STABLE = default("hal/buttons.py", "Button", "stable")  # a button's debounce
@@ -57,14 +57,34 @@ SETTLE_MS = (STABLE_SCANS + 2) * SCAN_MS
 # a button let go is seen up after BUTTON_STABLE polls (one a scan), and the two scans more:
 # the board must see the release before the button can be pressed again
 RELEASE_MS = (BUTTON_STABLE + 2) * SCAN_MS
-# a card taken off the reader counts as gone after MISS_LIMIT empty polls, one poll each
-# NFC_EVERY scans; one poll more for the look under way when the hand acted (a scan may run
-# longer than its period while the LEDs are written), and the same two scans as a piece
-CARD_GONE_MS = (MISS_LIMIT + 1) * NFC_EVERY * SCAN_MS + 2 * SCAN_MS
 
-# a card put on the reader is read at the next poll (one each NFC_EVERY scans); a second poll
-# reads it again after a corrupted frame
-CARD_READ_MS = 2 * NFC_EVERY * SCAN_MS
+
+def most_readers():
+    """The most card readers a board variant has (its pins.json: nfc.cs and nfc.more_cs)."""
+    folder = os.path.join(paths.HARDWARE, "variants")
+    most = 1
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name, "pins.json")
+        if os.path.exists(path):
+            with open(path) as f:
+                nfc = json.load(f).get("nfc", {})
+            most = max(most, 1 + len(nfc.get("more_cs", ())))
+    return most
+
+
+# The readers' polls (firmware/hal/mfrc522.py, PollTurns): one reader a scan, in turn; a reader
+# just polled rests a scan, and one whose card missed a poll comes again two scans later
+ROUND_SCANS = max(most_readers(), 2)  # scans between two polls of a reader in turn
+REPOLL_SCANS = 2  # scans between two polls of a reader whose card missed
+# a card taken off the reader counts as gone after MISS_LIMIT empty polls: the first at its
+# turn, the others two scans apart; one scan more for the look under way when the hand acted
+# (a scan may run longer than its period while the LEDs are written), and the same two scans
+# as a piece
+CARD_GONE_MS = (ROUND_SCANS + (MISS_LIMIT - 1) * REPOLL_SCANS + 1) * SCAN_MS + 2 * SCAN_MS
+
+# a card put on the reader is read at its reader's turn (a turn may wait a scan for another
+# reader's second look); a second turn reads it again after a corrupted frame
+CARD_READ_MS = 2 * (ROUND_SCANS + 1) * SCAN_MS
 
 
 def run_until(request, ms, done):

@@ -87,7 +87,7 @@ def _mpy_game_runs_in(tmp_path, board, cards, game, players, ceiling_wk):
     from host_tools.bench.common import run_mp
     from host_tools.bench.hardware import heap_images, heap_run_dir
     dst = str(tmp_path)
-    harness_wk, _ = heap_images(dst)  # the harness runs from its own ROMFS image
+    harness_wk = heap_images(dst)  # the harness runs from its own ROMFS image
     run = heap_run_dir(dst, board, board, cards, tree=dst)
     shutil.copy(os.path.join(dst, "harness.romfs"), run)
     heap = ceiling_wk + int(math.ceil(harness_wk))  # the image sits in the unix heap

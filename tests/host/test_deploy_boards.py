@@ -45,6 +45,33 @@ def test_a_board_gets_its_own_maps_variant_and_data(builds, board):
         "config/pins.json", "config/sensors.json", "config/leds.json", "config/variant.json"}
 
 
+# docs/dog-rules.md and docs/architecture.md (the registry of games): which games each board
+# plays, and its default (the registry's, Agent DOG, where it is played there, else the first)
+GAMES = {"agent-dog-4": (["agent-dog"], "agent-dog"),
+         "dog-4": (["dog", "dog-royal"], "dog"), "dog-6": (["dog", "dog-royal"], "dog")}
+
+
+@pytest.mark.parametrize("board", sorted(DATA))
+def test_a_board_carries_the_registry_of_its_own_games_only(builds, board):
+    with open(os.path.join(ROOT, "shared_rules", "data", "games.json")) as f:
+        whole = json.load(f)
+    reg = json.loads(builds[board]["shared_rules/data/games.json"])
+    games, default = GAMES[board]
+    assert sorted(reg["games"]) == games and reg["default"] == default
+    assert reg["format"] == whole["format"]
+    for g in games:  # each game's entry whole, as the registry has it
+        assert reg["games"][g] == whole["games"][g]
+    # its family's modules on the board; those that run on the laptop (twin, world, players,
+    # demo, replay: host_tools) left out
+    assert sorted(reg["families"]) == ["track"]
+    track = whole["families"]["track"]
+    kept = reg["families"]["track"]
+    assert kept["firmware"] == track["firmware"] and kept["rules"] == track["rules"]
+    assert {k for k in track if k not in kept} == {
+        "twin", "world", "players", "demo", "replay"}
+    assert len(builds[board]["shared_rules/data/games.json"]) < len(json.dumps(whole)) / 2
+
+
 def test_the_same_code_on_every_board_and_each_build_named_by_its_content(builds):
     code = [sorted(p for p in f if p.endswith(".mpy")) for f in builds.values()]
     assert code[0] == code[1] == code[2]

@@ -8,7 +8,7 @@
 # host_tools/bench/stubs stand in for the pins and ADCs (an empty board, no card on the
 # reader: the card-reader stand-in's timer always runs out) and boots APP (`dog`: the DOG
 # boards' application, `avenue`: Agent Avenue's), the console reading this process's stdin;
-# settles, then runs STEPS steps of the application loop (every 5th polls the card readers,
+# settles, then runs STEPS steps of the application loop (each polls a card reader in turn,
 # every 10th redraws the blinking LEDs) and prints the bytes allocated (and kept), and the
 # churn: all bytes allocated meanwhile, also those freed at once (a call's frame on the heap).
 #

@@ -39,7 +39,7 @@ def test_removal_is_reported_and_a_new_placement_reads_again():
     polls(b, 2)
     w.card_off()
     got = polls(b, 4)
-    check(got[:3] == [0, 0, REMOVED], "removal after three empty polls: %r" % (got,))
+    check(got[:2] == [0, REMOVED], "removal after two empty polls: %r" % (got,))
     w.card(UID)
     check(polls(b, 2) == [CARD, 0], "placed again")
     w.card_off()
@@ -232,17 +232,87 @@ def avenue(spec=None, seed=21):
     return w, Board(config_dir=AVENUE, data_dir=SCRATCH)
 
 
-def rounds(b, n):
-    """n rounds of the application's reader polls (poll_turn, one scan of 20 ms each): the
-    events per reader."""
-    from firmware.hal.mfrc522 import poll_turn
+def rounds(b, n, turns=None):
+    """n rounds of the application's reader polls (PollTurns, one a scan of 20 ms, a round as
+    many scans as readers, after the scan that arms the first): the events per reader."""
+    from firmware.hal.mfrc522 import PollTurns
+    turns = turns or PollTurns(b.readers)
     seen = [[] for _ in b.readers]
-    for k in range(5 * n):
-        j = poll_turn(b.readers, k % 5)
+    for k in range(len(b.readers) * n + 1):
+        j = turns.step()
         if j >= 0 and b.readers[j].event:
             seen[j].append(b.readers[j].event)
         time.sleep_ms(20)
     return seen
+
+
+def scans_until_gone(b, turns, j, limit=40):
+    """Scans of the application's polls until reader j reports its card REMOVED (None if not
+    within limit), and any other event meanwhile."""
+    other = []
+    for k in range(1, limit + 1):
+        r = turns.step()
+        time.sleep_ms(20)
+        if r == j and b.readers[j].event == REMOVED:
+            return k, other
+        if r >= 0 and b.readers[r].event:
+            other.append((r, b.readers[r].event))
+    return None, other
+
+
+def test_avenue_a_card_taken_off_is_gone_two_polls_after_its_turn():
+    # whatever the scan the hand lifts the card at: its reader's turn comes within a round
+    # (3 scans), its first empty poll puts it first, polled again two scans later (its field
+    # rested a scan); the second empty poll reports it gone. The other pads' cards stay.
+    from firmware.hal.mfrc522 import PollTurns
+    worst = 0
+    for phase in range(3):
+        w = AvenueWorld_with_cards()
+        b = Board(config_dir=AVENUE, data_dir=SCRATCH)
+        turns = PollTurns(b.readers)
+        check(rounds(b, 2, turns) == [[CARD]] * 3, "the three cards read")
+        for _ in range(phase):
+            turns.step()
+            time.sleep_ms(20)
+        w.card_off("down")
+        n, other = scans_until_gone(b, turns, 1)
+        check(n is not None and not other, "phase %d: gone after %r scans, other events %r"
+              % (phase, n, other))
+        worst = max(worst, n)
+        check([len(r.uid) for r in b.readers] == [7, 0, 7], "the other pads' cards")
+    # a round, then a scan of rest and the second poll: 100 ms at the most, against 300 ms
+    # when each reader was polled once in 5 scans and a card was gone after 3 empty polls
+    check(worst == 5, "the slowest: %d scans" % worst)
+
+
+def test_the_readers_fields_rest_a_scan_between_polls():
+    # an operating field off for 5.1 ms resets the tags in it (ISO/IEC 14443-3): each poll
+    # then finds them in IDLE. The application never switches a field on again sooner, with
+    # one reader (polled every other scan) or three, a card taken off or not.
+    from firmware.hal.mfrc522 import PollTurns, RF_RESET_US
+    for make in (lambda: fresh(15), avenue):
+        w, b = make()  # one world at a time: the device's stand-ins follow the newest
+        table = w.table
+        off_at = {}
+        rests = []
+        real = table.switched
+
+        def switched(j, on, real=real, off_at=off_at, rests=rests, w=w):
+            real(j, on)
+            if on and j in off_at:
+                rests.append(w.clock_us - off_at[j])
+            elif not on:
+                off_at[j] = w.clock_us
+
+        table.switched = switched
+        pad = "up" if len(b.readers) > 1 else None
+        w.card(w.deck[0][0], pad)
+        turns = PollTurns(b.readers)
+        rounds(b, 4, turns)
+        w.card_off(pad)
+        rounds(b, 4, turns)
+        check(rests and min(rests) >= RF_RESET_US, "%d readers: rests %r" % (
+            len(b.readers), sorted(rests)[:3]))
 
 
 def test_avenue_each_reader_reads_its_own_pad_alone():

@@ -1,7 +1,7 @@
 # The application of the Agent Avenue board (the registry of games names this module as its
 # family's firmware; firmware/launch.py starts it): the board's one loop (firmware/loop.py) over
 # the Agent Avenue referee and its LEDs, with the hall sensors under the 14 spaces and the three
-# card readers (each once in 5 scans, one field on at a time: hal/mfrc522.poll_turn).
+# card readers (one a scan, one field on at a time: hal/mfrc522.PollTurns).
 import gc
 import json
 
@@ -82,8 +82,9 @@ class App(Loop):
             ref.on_pad_off(self.reader_role[j])
         elif ev == TWO_CARDS:
             ref.on_two(self.reader_role[j])
-        if j == len(readers) - 1:
-            ref.tick()  # a round of reader polls done
+
+    def each_scan(self):
+        self.ref.tick()  # the referee's clock: a refused card's pad blinks for a while
 
     def start_choice(self, choice):
         mode, seats = choice

@@ -42,6 +42,7 @@ NO_CARD = ""             # a pad with nothing on it (UIDs are hex text)
 # a play's record keeps the two stickers' UIDs (to know them again after a power cut), each
 # padded to the longest UID a reader gives (10 bytes): its length never depends on the card
 _UID_WIDTH = const(20)
+_REJECT_SCANS = const(100)  # a refused card's pad blinks 2 s (scans of 20 ms, firmware/loop.py)
 
 
 class Referee:
@@ -335,7 +336,7 @@ class Referee:
         self._reject(r, "two cards on the %s pad: one at a time" % READERS[r])
 
     def tick(self):
-        """Once per round of reader polls."""
+        """Once a scan (the board's loop)."""
         if self.reject_left:
             self.reject_left -= 1
 
@@ -520,7 +521,7 @@ class Referee:
     # -- deciding ---------------------------------------------------------------------------
     def _reject(self, r, reason):
         self.reject_reader = r
-        self.reject_left = 20
+        self.reject_left = _REJECT_SCANS
         self.emit({"event": "reject", "reader": READERS[r], "reason": reason})
 
     def _commit(self, mv):

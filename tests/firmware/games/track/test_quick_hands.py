@@ -6,7 +6,7 @@
 # The board's timing (firmware/loop.py, firmware/hal/scanner.py): 50 scans a second (SCAN_MS 20);
 # a sensor's new class counts once it held for 4 scans in a row, 60 to 80 ms after the change;
 # the referee judges the board after one still scan more (20 ms); the card reader is polled on
-# every 5th scan (100 ms). The simulator's slide rests about 50 ms on each location it passes
+# every other scan (40 ms). The simulator's slide rests about 50 ms on each location it passes
 # (host_tools/sim/data/physics.json): 2 or 3 scans, never seen. So quick slides are followed
 # whatever the move; what the outside check's hand did to be refused is a rest of 80 ms or more
 # on a space it passed (a slide paused, or a piece carried space by space): that space is seen
