@@ -267,16 +267,16 @@ def board_config(board=DEFAULT_BOARD):
 
 def board_registry(layout):
     """The registry of games as a board of `layout` holds it (JSON bytes): the games played on
-    it and their families, less the parts that stay on the laptop (a family's host_tools
-    modules); its default is the registry's where that is played on the board, else the
-    board's first game. Same format, so the rules core reads it as it reads the whole one. A
-    board looks its games up at every new game with the game played still in its heap, and
-    the whole file parses to 11 KB there (64-bit port), this to 3-5."""
+    it and the registry's default game (what a record that names no game was played as:
+    such a record stays a game of the default, refused on another board as before), their
+    families, less the parts that stay on the laptop (a family's host_tools modules). Same
+    format, so the rules core reads it as it reads the whole one. A board looks its games up
+    at every new game with the game played still in its heap, and the whole file parses to
+    11 KB there (64-bit port), this to 3-6."""
     reg = games.registry()
-    mine = games.games_on(layout)
+    mine = sorted(set(games.games_on(layout) + [reg["default"]]))
     fams = sorted(set(games.family(g) for g in mine))
-    out = {"format": reg["format"],
-           "default": reg["default"] if reg["default"] in mine else mine[0],
+    out = {"format": reg["format"], "default": reg["default"],
            "games": dict((g, reg["games"][g]) for g in mine),
            "families": dict((f, dict((k, v) for k, v in reg["families"][f].items()
                                      if not (type(v) is str and v.startswith(HOST_PACKAGE))))

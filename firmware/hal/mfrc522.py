@@ -327,10 +327,19 @@ class CardReader:
         self.errors = 0
         self.armed = False
         self.armed_at = 0
+        # when its field went off last: a field switched on again within RF_RESET_US would
+        # find its tags as the last poll left them
+        self.off_at = time.ticks_add(time.ticks_us(), -RF_RESET_US)
+        self.missed = False  # the last poll was an empty one that counts (PollTurns asks)
         self.event = 0  # what the last poll found (PollTurns's caller reads it)
 
     def arm(self):
-        """Switches the antenna on ahead of the next poll, so its tags are powered by then."""
+        """Switches the antenna on ahead of the next poll, so its tags are powered by then;
+        first waits out the rest of the field's RF_RESET_US off, should a long scan have put
+        the next too close (a scan apart, it has long passed)."""
+        left = RF_RESET_US - time.ticks_diff(time.ticks_us(), self.off_at)
+        if left > 0:
+            time.sleep_us(left)
         self.chip.antenna(True)
         self.armed = True
         self.armed_at = time.ticks_us()
@@ -346,10 +355,12 @@ class CardReader:
             time.sleep_us(left)
         st = self.chip.read_uid(self.buf)
         self.chip.antenna(False)
+        self.off_at = time.ticks_us()
         self.armed = False
         return self._event(st)
 
     def _event(self, st):
+        self.missed = False
         if st == OK:
             self.misses = 0
             self.collided = False
@@ -372,7 +383,9 @@ class CardReader:
         # count (two scans apart: 40 ms and more without an answer)
         if self.uid or self.collided:
             self.misses += 1
+            self.missed = True
             if self.misses >= self.miss_limit:
+                self.missed = False
                 self.misses = 0
                 self.collided = False
                 if self.uid:
@@ -397,7 +410,8 @@ class PollTurns:
     """The readers' polls, one a scan and one field on at a time (hardware/README.md, Card
     readers). At each scan the reader armed at the scan before is polled (its tags powered a
     whole scan: no wait), its field switched off, and another armed. In turn, except that a
-    reader whose card has just missed a poll comes first, so a card taken off is called gone
+    reader whose card has just missed a poll comes first (once for each empty poll: a
+    corrupted frame gives it no turn ahead of the others), so a card taken off is called gone
     `miss_limit` polls two scans apart after its first empty poll, not as many rounds later. A
     reader just polled is never armed at once: its field stays off a whole scan, far past the
     5.1 ms that resets its tags (RF_RESET_US), so each poll finds them in IDLE. A board with
@@ -416,7 +430,7 @@ class PollTurns:
             rs[j].event = rs[j].poll()
         n = len(rs)
         k = 0
-        while k < n and (k == j or not rs[k].misses):  # a card that missed: look again first
+        while k < n and (k == j or not rs[k].missed):  # a card that missed: look again first
             k += 1
         if k == n:
             k = self.turn

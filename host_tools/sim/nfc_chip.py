@@ -148,6 +148,7 @@ class Table:
         s = spec["sticker"]
         self.pitch = s["card_pitch_mm"]
         self.power_up_us = s["power_up_us"]
+        self.reset_us = s["field_reset_us"]
         self.placement = s["placement_mm"]
         self.pause = spec["field"]["pause_fraction"]
         self.weakest = s["activation_a_per_m"] * (1 - physics.SIGMAS * s["activation_sigma"])
@@ -165,6 +166,7 @@ class Table:
         self.pool = {}  # uid -> its Tag: every sticker made once (stock)
         self.products = array("f", physics.stack_products(spec, 1))
         self.reach = [[] for _ in self.pads]  # per reader: the stickers its field powers
+        self.off_us = [None] * len(self.pads)  # per reader: when its field went off
         self.dirty = True
 
     def _near(self, a, b):
@@ -276,9 +278,15 @@ class Table:
                     self.reach[j].append(st[i])
 
     def switched(self, j, on):
-        """Reader j's antenna switched on or off: the stickers only it powered lose power
-        (and start from IDLE when a field reaches them again)."""
-        if on:
+        """Reader j's antenna switched on or off. The stickers only it powered lose power:
+        they start from IDLE when its field comes back after reset_us or more (the operating
+        field reset), and keep the state they were in after a shorter gap (their supply holds
+        up: the next poll's wake-up finds a tag left READY or ACTIVE silent)."""
+        if not on:
+            self.off_us[j] = self.world.clock_us
+            return
+        off = self.off_us[j]
+        if off is None or self.world.clock_us - off < self.reset_us:
             return
         if self.dirty:
             self._place_fields()

@@ -285,6 +285,79 @@ def test_avenue_a_card_taken_off_is_gone_two_polls_after_its_turn():
     check(worst == 5, "the slowest: %d scans" % worst)
 
 
+def test_corrupted_frames_never_keep_the_other_readers_from_their_turns():
+    # the up and down pads' cards each miss one poll (lifted), then lie there again under a
+    # burst of corrupted frames: each gets its one look ahead of the others, no more, so the
+    # tap pad's reader keeps its turn every third scan (when a missed card kept its place in
+    # front until it read, the two corrupted readers took every scan between them)
+    from firmware.hal.mfrc522 import PollTurns
+    w = AvenueWorld_with_cards()
+    b = Board(config_dir=AVENUE, data_dir=SCRATCH)
+    turns = PollTurns(b.readers)
+    check(rounds(b, 2, turns) == [[CARD]] * 3, "the three cards read")
+    for pad in ("up", "down"):
+        w.fault("nfc_crc", pad, 3000)
+        w.card_off(pad)
+    back = [False, False]
+    for _ in range(12):
+        turns.step()
+        time.sleep_ms(20)
+        for r in range(2):
+            if b.readers[r].misses and not back[r]:
+                w.card(w.deck[r][0], ("up", "down")[r])
+                back[r] = True
+    check(back == [True, True], "a poll missed each lifted card: %r" % (back,))
+    polled = [0, 0, 0]
+    for _ in range(30):
+        j = turns.step()
+        time.sleep_ms(20)
+        if j >= 0:
+            polled[j] += 1
+            check(b.readers[j].event != REMOVED, "a card under corrupted frames taken off")
+    check(min(polled) >= 9, "polls per reader in 30 scans: %r" % (polled,))
+
+
+def test_a_sticker_keeps_its_state_through_a_field_gap_under_5_1_ms():
+    # the simulated sticker as ISO/IEC 14443-3 has it: read (left ACTIVE), its field off for
+    # less than the field reset, it does not answer the next wake-up; off for the reset's
+    # 5.1 ms or more, it starts from IDLE and does
+    from firmware.hal.mfrc522 import RF_RESET_US
+    w, b = fresh(17)
+    w.card(UID)
+    buf = bytearray(10)
+    got = []
+    for gap_us in (1000, RF_RESET_US):
+        b.nfc.antenna(True)
+        time.sleep_us(TAG_POWER_UP_US)
+        first = b.nfc.read_uid(buf)
+        b.nfc.antenna(False)
+        time.sleep_us(gap_us)
+        b.nfc.antenna(True)
+        time.sleep_us(TAG_POWER_UP_US)
+        got.append((first, b.nfc.read_uid(buf)))
+        b.nfc.antenna(False)
+        time.sleep_ms(20)
+    check(got == [(OK, NO_CARD), (OK, OK)], "read, then after 1 ms and 5.1 ms off: %r" % (got,))
+
+
+def test_a_reader_is_armed_only_once_its_field_has_been_off_long_enough():
+    # a scan that ran long may bring the next reader's turn close to its last poll: arming it
+    # waits out the field reset (5.1 ms off), so that its tags start from IDLE
+    from firmware.hal.mfrc522 import RF_RESET_US
+    w, b = fresh(16)
+    w.card(UID)
+    r = b.cards
+    r.arm()
+    time.sleep_ms(20)
+    r.poll()
+    off = time.ticks_us()
+    r.arm()
+    on = time.ticks_us()
+    r.poll()
+    check(time.ticks_diff(on, off) >= RF_RESET_US, "on again after %d us" % time.ticks_diff(
+        on, off))
+
+
 def test_the_readers_fields_rest_a_scan_between_polls():
     # an operating field off for 5.1 ms resets the tags in it (ISO/IEC 14443-3): each poll
     # then finds them in IDLE. The application never switches a field on again sooner, with

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.micropython
 QUICK_MS = 100      # board time per action of the quick hand
 SLIDE_MS = 50       # the simulator's rest on each location of a slide (physics.json)
 JUDGED_MS = 100     # a change is judged by then: seen (4 scans of 20 ms), one still scan more
-CARD_TRIES = 3      # 100-ms waits for the reader (polled every 100 ms) to read a card
+CARD_TRIES = 3      # 100-ms waits for the reader (polled every 40 ms) to read a card
 PAUSE_MS = 2 * JUDGED_MS  # a hand stopping on a space it passes: seen and judged there
 COUNTING_MS = 300   # a person counting spaces rests about this long on each
 TRANSIT_MS = 600    # firmware/games/track/referee.py: how long such a rest may last before it is refused
@@ -49,7 +49,7 @@ def refused(events):
 
 
 def quick_card(t, kind):
-    """The card on the reader until the board has read it (its poll comes every 100 ms),
+    """The card on the reader until the board has read it (its poll comes every 40 ms),
     then off; the events since."""
     n = len(t.events)
     t.ask({"op": "card", "card": kind})
