@@ -4,9 +4,9 @@ fixed amount; the fixed waits that remain come from the firmware's own timing co
 from its source (firmware/ needs MicroPython's machine module to import), so they follow the
 firmware when its scan period or debounce changes."""
 import ast
-import json
 import os
 
+from hardware.design import data
 from host_tools import paths
 
 FIRMWARE = os.path.join(paths.CODE, "firmware")
@@ -61,15 +61,7 @@ RELEASE_MS = (BUTTON_STABLE + 2) * SCAN_MS
 
 def most_readers():
     """The most card readers a board variant has (its pins.json: nfc.cs and nfc.more_cs)."""
-    folder = os.path.join(paths.HARDWARE, "variants")
-    most = 1
-    for name in os.listdir(folder):
-        path = os.path.join(folder, name, "pins.json")
-        if os.path.exists(path):
-            with open(path) as f:
-                nfc = json.load(f).get("nfc", {})
-            most = max(most, 1 + len(nfc.get("more_cs", ())))
-    return most
+    return max(1 + len(v.pins.get("nfc", {}).get("more_cs", ())) for v in data.variants())
 
 
 # The readers' polls (firmware/hal/mfrc522.py, PollTurns): one reader a scan, in turn; a reader
