@@ -456,3 +456,45 @@ def test_two_fields_on_side_by_side_keep_a_sticker_from_its_readers_pauses():
     alone = up.read_uid(buf)
     up.antenna(False)
     check(both != OK and alone == OK, "both fields on: %d, one: %d" % (both, alone))
+
+
+def test_avenue_a_refused_card_blinks_its_pad_for_2_s_of_board_time():
+    # the refusal's blink is the board's clock (each scan), not the readers': it lasts 2 s
+    # whatever the polls' schedule (a black-market card laid on a play pad: refused)
+    import json
+    import os
+    from firmware.games.avenue import app as app_mod
+    from firmware.games.avenue import referee as R
+    from firmware.games.avenue.shown import PAD_LIFT
+    w = AvenueWorld_with_cards()
+    for pad in ("up", "down", "tap"):
+        w.card_off(pad)
+    market = [u for u, k in w.deck if k in R.tables.load().market_names][0]
+    data = SCRATCH + "/blink"
+    try:
+        os.mkdir(data)
+    except OSError:
+        pass
+    with open(data + "/cards.json", "w") as f:
+        for u, k in w.deck:
+            f.write(json.dumps([u, k]) + "\n")
+    lines = []
+    a = app_mod.App(AVENUE, data, write=lines.append, inp=_NoInput())
+    a.boot()
+    a.ref.start("simple", (1, 1), 0)
+    n = 0
+    for n in range(100):  # the pawns read on their starts, the game in play
+        a.step(n)
+        time.sleep_ms(20)
+    w.card(market, "up")
+    refused_at = None
+    for n in range(100, 400):
+        a.step(n)
+        time.sleep_ms(20)
+        marked = a.ref.publish().pads[R.UP] == PAD_LIFT
+        if refused_at is None and '"reject"' in "".join(lines):
+            refused_at = n
+        elif refused_at is not None and not marked:
+            break
+    check(refused_at is not None, "the market card was not refused: %r" % lines[-3:])
+    check(abs((n - refused_at) - 100) <= 1, "blinked %d scans" % (n - refused_at))
