@@ -16,8 +16,10 @@ sys.path.insert(1, ".")  # the stand-ins come from the image this runs from (mp_
 import gc
 import json
 import machine
+import clock
 
-
+# the clock never waits: the scans run back to back here (stubs/clock.py says why)
+sys.modules["time"] = clock
 # the stand-ins wired as the board's maps say, first, before the firmware is loaded
 machine.wire()
 # on an ESP32 `esp32` is C: its stand-in (the "game" partition, as `agentboard flash` makes
