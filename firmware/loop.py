@@ -52,7 +52,9 @@ class App:
       st                None before the first game, else the game's state
       phase             the board's phase as the console names it, None without a game
                         (GAME_OVER once the game is won)
-      sense(...), decide()   the scanner's classes as they change; the board still for a scan
+      sense(...), decide()   the scanner's classes as they change; the board still (no
+                             sensor part way to a change: in the scan that completed the
+                             last one, or the scan after it)
       resume_from_flash()    the game saved on flash, taken up again at boot
       tick()            the referee's clock, driven by its family's hooks (the track games':
                         each scan while a piece rests in transit; Agent Avenue's: each scan,
@@ -141,11 +143,14 @@ class App:
         if k:
             self.sensed(k)
             self.unsettled = True
-        elif self.unsettled:
+        if self.unsettled and (not k or b.scanner.still()):
+            # the board is still: judged in the scan that completed the last change when no
+            # other sensor is part way to one (the other half of an action, a lift and a
+            # placement, would be), else after a scan with no change
             self.unsettled = False
-            self.ref.decide()  # the board has been still for a scan
+            self.ref.decide()
             self.dirty = True
-        elif n % _READY_EVERY == 0:
+        elif not k and n % _READY_EVERY == 0:
             self.store.ready()  # so that no save waits for a sector erase
         self.each_scan()
         j = self.polls.step()

@@ -17,7 +17,10 @@ HOLD = const(3)
 
 
 class Button:
-    def __init__(self, pin, stable=3, hold_ms=2000):
+    # stable: polls in a row that must agree. Two, 20 ms apart at the loop's rate: the B3F's
+    # contacts bounce for 5 ms at the most (hardware/design/parts.json), so a bounce is read by
+    # one poll at the most and a press counts 20 to 40 ms after the finger went down
+    def __init__(self, pin, stable=2, hold_ms=2000):
         self.pin = pin
         self.stable = max(2, stable)  # a hold seen on the releasing poll needs a poll of its own
         self.hold_ms = hold_ms

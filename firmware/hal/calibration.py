@@ -60,6 +60,12 @@ _RANK_HYST = const(10)  # a rank is left only past its band's edge by 1/10 of th
 # (the smallest rank, a jester, swings about 52 mV, at the least about 30 mV: hardware/README.md,
 # Ranks; one reading's noise is about 4 mV rms, and the step averages 16 scans)
 RANK_PRESENT = swing_to_u16(0.02)
+# how far two conversions of one sensor a moment apart may differ and still read a sensor
+# that holds still: one reading's noise is about 4 mV rms (hardware/design/magnets.json: the
+# ADC's 4.0 and the sensor's 0.35), so a difference of two is about 5.7 mV rms, and 25 mV is
+# over 4 of those (a still sensor passes all but about one pair in 10^5, and then only waits a
+# scan). A noise burst's readings scatter over the whole range and pass about one pair in 50
+STILL = swing_to_u16(0.025)
 MIN_LEVEL_RATIO = 1.3  # neighbouring ranks closer than this cannot be told apart reliably
 # the module of the thresholds' arithmetic, the measuring steps' changes and the stored form:
 # run at power-up and while calibrating only, imported for each call and dropped after it

@@ -66,8 +66,9 @@ class Hands:
         else:
             self.up = [MID + NOMINAL_SWING]
             self.down = [MID - NOMINAL_SWING]
-        # a new rank under a piece already read holds for twice the scans (scanner.py)
-        self.scans = app.board.scanner.stable * (2 if cal.ranked else 1) + 2
+        # a new rank under a piece already read holds for rank_scans (scanner.py)
+        sc = app.board.scanner
+        self.scans = (sc.rank_scans if cal.ranked else sc.stable) + 2
         self.n = 0
 
     def reading(self, p, cls):

@@ -230,17 +230,26 @@ class World:
 
     # -- board time --------------------------------------------------------------------
     def advance_us(self, us):
-        if self.hook is not None and self.clock_us >= self.wait_until:
-            self.hook()
-        if self._brown is not None:
-            self._brownout_now()
+        """Board time runs us on (the device sleeps, converts, clocks a bus). A request's
+        board time that ends within it (wait_until) is answered there, at its own moment,
+        and the hands' next requests act then, not once the device's sleep is over."""
         end = self.clock_us + us
-        while self.schedule and self.schedule[0][0] <= end:
-            ev = self.schedule.pop(0)
-            if ev[0] > self.clock_us:
-                self.clock_us = ev[0]
-            ev[2](*ev[3])
-        self.clock_us = end
+        while True:
+            if self.hook is not None and self.clock_us >= self.wait_until:
+                self.hook()
+            if self._brown is not None:
+                self._brownout_now()
+            stop = end
+            if self.hook is not None and self.clock_us < self.wait_until < end:
+                stop = self.wait_until
+            while self.schedule and self.schedule[0][0] <= stop:
+                ev = self.schedule.pop(0)
+                if ev[0] > self.clock_us:
+                    self.clock_us = ev[0]
+                ev[2](*ev[3])
+            self.clock_us = stop
+            if stop == end:
+                return
 
     def at_time(self, t_us, fn, *args):
         self._seq += 1

@@ -52,7 +52,7 @@ def test_a_person_calibrates_the_ranks_of_the_4_seat_board():
             sim.request({"op": "lift", "at": "red:s3"})
             sim.request({"op": "place", "piece": "red-3", "at": "12"})  # a citizen on 12
         else:
-            sim.request({"op": "wait", "ms": 300})  # a person takes longer than the 4 scans
+            sim.request({"op": "wait", "ms": 300})  # a person takes longer than the scanner's 2
             return "done"
         sim.request({"op": "wait", "ms": 300})
         return ""

@@ -9,8 +9,9 @@ down, during the effects, during a pass, before an undo's exchange; on the Agent
 with a card on a pad, in a recruit with one or both cards lifted, during the black-market taps,
 with a pawn in the hand. Sometimes hands go on while the board is off (control requests still
 work on the board then): a card taken up, pieces put back or carried on, a piece of another rank
-put back (DOG Royal), a played card taken, a pawn put down or knocked. Noise bursts shorter than
-the scanner's debounce come anywhere; longer ones between turns, on empty squares. Wrong
+put back (DOG Royal), a played card taken, a pawn put down or knocked. Short noise bursts come
+anywhere, longer ones between turns, on empty squares (the scanner takes neither for a piece:
+their readings scatter). Wrong
 placements are put right (a piece on a square no move reaches, a bumped piece, a piece of
 another rank, a card on the wrong pad, a pawn knocked aside), undos are taken, passes are made
 where the rules force them.
@@ -43,8 +44,8 @@ from test_dog_board_putright import reached
 pytestmark = [pytest.mark.micropython, pytest.mark.slow]  # whole games on every board
 
 HAND_OPS = ("lift", "place", "flip", "card", "card_off", "discard", "press")
-SHORT_NOISE_MS = (20, 60)  # under the scanner's four-scan debounce (80 ms): never a piece
-LONG_NOISE_MS = (150, 500)  # long enough to be seen: a mismatch until it ends
+SHORT_NOISE_MS = (20, 60)  # one to three scans: never a piece
+LONG_NOISE_MS = (150, 500)  # many scans: still never a piece (were one seen, a mismatch)
 QUIET_MS = 300  # after a long burst, the hands wait this much more before going on
 UNDO_HOLD_MS = 2000  # hold confirm for 2 s: undo (docs/board-protocols.md, the buttons)
 MAX_TURNS = 1500
@@ -451,7 +452,7 @@ def empty_squares(t):
 
 
 def long_noise(t):
-    """Noise long enough to be seen on an empty square: shown, then over, nothing changed."""
+    """A long noise burst on an empty square: over, nothing changed."""
     m = t.moments
     ms = m.rng.randint(*LONG_NOISE_MS)
     t.ask({"op": "fault", "kind": "noise", "at": m.rng.choice(empty_squares(t)), "ms": ms})
@@ -572,7 +573,8 @@ CITIZENS = dict((c, 2) for c in range(6))  # DOG Royal: every colour starts with
 # the whole module must run in about a minute), never to hide a failure: any seed must pass
 @pytest.mark.parametrize("board, game, players, seed, first", [
     ("agent-dog-4", "agent-dog", 4, 5, None),
-    ("agent-dog-4", "agent-dog", 3, 26, None),
+    # (seed 26 met no power cut between turns once moves were accepted 40 ms sooner)
+    ("agent-dog-4", "agent-dog", 3, 28, None),
     ("dog-4", "dog", 4, 26, None),
     ("dog-6", "dog-royal", 6, 4, CITIZENS),
 ])

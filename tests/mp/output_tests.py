@@ -1,4 +1,5 @@
 # LED strip (brightness, current limiter, changed-bytes writes), buttons and buzzer.
+import json
 import time
 
 from simboard import fresh, check
@@ -72,7 +73,7 @@ def test_show_writes_only_when_something_changed():
     check(w.led_writes == n + 1, "the change was not sent")
 
 
-def poll_for(button, ms, step=10):
+def poll_for(button, ms, step=20):  # the loop polls once a scan, 20 ms apart
     out = []
     for _ in range(ms // step):
         ev = button.poll(time.ticks_ms())
@@ -86,8 +87,25 @@ def test_button_press_and_release_are_debounced():
     w, b = fresh(5)
     w.press("confirm", 150)
     check(poll_for(b.confirm, 400) == [PRESS, RELEASE], "press")
-    w.press("confirm", 15)  # a bounce shorter than three polls
+    w.press("confirm", 15)  # shorter than a poll's interval: read by one poll at the most
     check(poll_for(b.confirm, 200) == [], "bounce reported")
+
+
+def test_the_longest_bounce_of_the_buttons_datasheet_is_never_a_press():
+    # hardware/design/parts.json: the button's contacts bounce for bounce_ms at the most; the
+    # polls that must agree on a press span more than that, so a bounce, wherever it falls
+    # between polls, is never one
+    with open("hardware/design/parts.json") as f:
+        bounce = json.load(f)["components"]["button"]["bounce_ms"]
+    w, b = fresh(5)
+    check((b.confirm.stable - 1) * 20 > bounce, "%d polls 20 ms apart within a %d ms bounce" % (
+        b.confirm.stable, bounce))
+    for phase in range(0, 20, 3):
+        time.sleep_ms(phase)
+        w.press("confirm", bounce)
+        check(poll_for(b.confirm, 100) == [], "a %d ms bounce at phase %d read" % (bounce, phase))
+    w.press("confirm", 40)  # the shortest press that spans two polls
+    check(poll_for(b.confirm, 200) == [PRESS, RELEASE], "a 40 ms press not read")
 
 
 def test_holding_back_two_seconds_is_one_hold():

@@ -91,12 +91,13 @@ def test_the_6_seat_board_reads_all_144_sensors_through_two_banks():
     b = Board(config_dir=DOG6, data_dir=SCRATCH)
     check(len(b.locations) == 144 and b.scanner.n == 144, "%d sensors" % len(b.locations))
     check(b.variant["layout"] == "dog-6" and b.variant["ranked_pieces"], repr(b.variant))
+    scan_for(b, 200)
     reads = w.adc_reads
     b.scanner.scan()
-    # one conversion per sensor: the three ADC pins bank 1 leaves unused are not read
+    # one conversion per sensor on a still board: the three ADC pins bank 1 leaves unused are
+    # not read (a reading leaving its band takes two more)
     check(w.adc_reads - reads == 144, "%d conversions in one scan" % (w.adc_reads - reads))
     check(w.bank_on == [False, False], "a bank left on after the scan: %r" % (w.bank_on,))
-    scan_for(b, 200)
     # uncalibrated, a board takes a piece's swing for an Agent DOG piece's (about 0.45 V): the
     # kings (0.48 V) read as pieces, the smaller ranks need calibration
     for c in w.colours:
@@ -124,16 +125,15 @@ def test_every_rank_is_read_on_every_location_of_the_6_seat_board():
           "upside-down king on 7: %s" % band_at(b, "7"))
 
 
-def test_a_rank_is_reported_after_four_stable_scans_and_then_not_again():
+def test_a_rank_is_reported_after_two_stable_scans_and_then_not_again():
     w, b = calibrated(3)
     sc = b.scanner
     w.lift("blue:s2")
     scan_for(b, 200)
     w.place("blue-2", "20")
-    for k in range(1, 4):
-        check(sc.scan() == 0, "reported after %d scans" % k)
+    check(sc.scan() == 0, "reported after 1 scan")
     n = sc.scan()
-    check(n == 1 and b.locations[sc.changed[0]] == "20", "scan 4 reported %d" % n)
+    check(n == 1 and b.locations[sc.changed[0]] == "20", "scan 2 reported %d" % n)
     check(band_at(b, "20") == "knight", "read %s" % band_at(b, "20"))
     seen = scan_for(b, 1000)
     check(seen == [], "a still knight reported again: %r" % (seen,))
@@ -419,8 +419,9 @@ def test_the_hal_and_the_referee_agree_on_no_band():
 
 
 def test_a_new_rank_under_a_piece_already_read_waits_twice_as_long():
-    # a piece lifted or put down slowly passes the smaller ranks' readings on its way: a rank
-    # change under a standing piece must hold for 8 scans, twice a new piece's 4
+    # a piece lifted or put down slowly passes the smaller ranks' readings on its way, too
+    # slowly for the conversions that confirm a reading to tell: a rank change under a
+    # standing piece must hold for 8 scans (160 ms), four times a new piece's 2
     w, b = calibrated(12)
     sc = b.scanner
     w.lift("red:s1")
@@ -569,3 +570,31 @@ def test_the_pieces_steps_ranks_are_checked_and_a_refusal_changes_nothing():
     ans = calibrate.command(plain, {"op": "calibrate", "step": "pieces",
                                     "ranks": {"12": "king"}})
     check(ans["error"] == "refused" and "no ranks" in ans["reason"], "%r" % (ans,))
+
+
+def test_an_empty_space_beside_a_king_never_reads_as_a_piece():
+    # on the 4-seat board (seed 1) a king on 14 pulls the reading of the empty 15 towards the
+    # upside-down threshold: about 2 standard deviations of one reading's noise short of it, so
+    # single readings cross it now and then (at 2 scans of single readings a whole game saw 15
+    # taken, then empty again, and here it did twice in these 100 s; the simulator repeats
+    # for a seed). Each scan's reading out of its band is the mean of three conversions
+    # (firmware/hal/scanner.py): 15 stays empty
+    w, b = calibrated(1, config=DOG4)
+    sc = b.scanner
+    i = b.index["15"]
+    at = w.locs[w.pieces["green-1"][0]]
+    w.lift(at)
+    w.place("green-1", "14")
+    scan_for(b, 200)
+    total = 0
+    seen = []
+    for _ in range(5000):  # 100 s of board time
+        if sc.scan():
+            seen.extend([b.locations[sc.changed[j]] for j in range(sc.nchanged)])
+        total += sc.raw[i]
+    w.lift("14")
+    w.place("green-1", at)
+    # the case is a close one: the mean reading within 3 sigma (4 mV rms, about 80) of it
+    margin = total // 5000 - sc.dn_on[i]
+    check(0 < margin < 3 * 80, "15 reads %d above the threshold" % margin)
+    check(seen == [], "reported %r" % (seen,))

@@ -37,20 +37,34 @@ def test_every_location_sees_a_piece_both_ways_up():
         check(state_of(b, loc) == "empty", "%s: %s after lift" % (loc, state_of(b, loc)))
 
 
-def test_a_change_is_reported_after_four_stable_scans_not_before():
+def test_a_change_is_reported_after_two_stable_scans_not_before():
     w, b = fresh(3)
     scan_for(b, 200)
     w.lift("red:s1")
     w.place("red-1", "10")
     sc = b.scanner
-    for k in range(1, 4):
-        check(sc.scan() == 0, "reported after %d scans" % k)
+    check(sc.scan() == 0, "reported after 1 scan")
     n = sc.scan()
     got = sorted(b.locations[sc.changed[j]] for j in range(n))
-    check(got == ["10", "red:s1"], "scan 4 reported %r" % (got,))
+    check(got == ["10", "red:s1"], "scan 2 reported %r" % (got,))
 
 
-def test_a_slide_registers_only_where_the_piece_lands():
+def passes(seen, path):
+    """Whether seen is a slide over path as the scanner reports it: each location taken, then
+    empty once the piece has gone on (the next one may come first), the last one taken."""
+    for j in range(len(path)):
+        at = path[j]
+        mine = [s[1] for s in seen if s[0] == at]
+        if mine != (["upright"] if j == len(path) - 1 else ["upright", "empty"]):
+            return False
+        if j and seen.index((at, "upright")) < seen.index((path[j - 1], "upright")):
+            return False  # out of order
+    return True
+
+
+def test_a_slide_is_seen_on_each_space_it_passes_and_stays_where_it_lands():
+    # the simulator's slide rests about 50 ms on each location (host_tools/sim/data/physics.json):
+    # two or three scans, held still, so each is seen; the referee follows it (judge.in_transit)
     w, b = fresh(4)
     scan_for(b, 200)
     w.lift("blue:s2")
@@ -58,7 +72,8 @@ def test_a_slide_registers_only_where_the_piece_lands():
     path = [str(i) for i in range(10, 17)]
     w.slide("blue-2", path)
     seen = scan_for(b, 600)
-    check(seen == [("16", "upright")], "slide reported %r" % (seen,))
+    check(passes(seen, path), "slide reported %r" % (seen,))
+    check(state_of(b, "16") == "upright", "16 after the slide: %s" % state_of(b, "16"))
 
 
 def test_a_slide_passes_over_occupied_spaces_without_disturbing_them():
@@ -70,17 +85,19 @@ def test_a_slide_passes_over_occupied_spaces_without_disturbing_them():
     scan_for(b, 200)
     w.slide("blue-1", ["10", "11", "12", "13", "14"])
     seen = scan_for(b, 500)
-    check(seen == [("14", "upright")], "reported %r" % (seen,))
+    check(passes(seen, ["10", "11", "13", "14"]), "reported %r" % (seen,))
     check(state_of(b, "12") == "upside_down" or state_of(b, "12") == "upright", "12 lost")
 
 
-def test_short_noise_bursts_are_ignored():
+def test_noise_bursts_short_and_long_are_ignored():
+    # a burst's readings scatter over the sensor's whole output: two conversions more never
+    # agree with one for long, so no scan counts towards a change, however long the burst
     w, b = fresh(6)
     scan_for(b, 200)
-    for loc in ("5", "12", "red:h2", "green:s3"):
-        w.fault("noise", loc, 40)
-        seen = scan_for(b, 200)
-        check(seen == [], "noise on %s reported %r" % (loc, seen))
+    for loc, ms in (("5", 40), ("12", 40), ("red:h2", 500), ("green:s3", 1000)):
+        w.fault("noise", loc, ms)
+        seen = scan_for(b, ms + 200)
+        check(seen == [], "noise on %s for %d ms reported %r" % (loc, ms, seen))
 
 
 def test_a_dead_sensor_is_reported_as_faulty_by_location_then_recovers():
@@ -95,12 +112,20 @@ def test_a_dead_sensor_is_reported_as_faulty_by_location_then_recovers():
 
 def test_a_full_scan_reads_96_sensors_with_16_select_writes():
     w, b = fresh(8)
+    scan_for(b, 200)  # the pieces in the start areas read (each confirmed, below)
     before = w.adc_reads
     t0 = time.ticks_us()
     b.scanner.scan()
     check(w.adc_reads - before == 96, "read %d sensors" % (w.adc_reads - before))
     # 96 conversions at 35 us each is the ADC time a scan cannot avoid
     check(time.ticks_diff(time.ticks_us(), t0) >= 96 * 35, "scan took no ADC time")
+    # a reading out of its band is confirmed by two conversions more, on its sensor only
+    w.lift("red:s1")
+    w.place("red-1", "10")
+    before = w.adc_reads
+    b.scanner.scan()
+    check(w.adc_reads - before == 96 + 2 * 2, "read %d with two sensors changing" % (
+        w.adc_reads - before))
 
 
 class _Pin:

@@ -186,7 +186,7 @@ class Referee:
         return out
 
     def decide(self):
-        """The board has been still for a scan: compare it with the game."""
+        """The board is still (no sensor part way to a change): compare it with the game."""
         if self.st is not None:
             self._settle()
 

@@ -333,8 +333,8 @@ class WholeMove:
     def in_transit(self, sensed, moved):
         """Whether the board is a legal move under way with its piece standing on a space
         that move passes (a hand carrying it space by space, resting on each): every changed
-        square but that one is the move's, and that one lies on the track between where the
-        piece stood and where the move takes it. The referee waits before it refuses such a
+        square but that one is the move's, and that one lies on the way (along the track and into
+        the home) between where the piece stood and where the move takes it. The referee waits before it refuses such a
         board, or takes the shorter move that ends there: a placement stays, a hand moves on."""
         pre = self.pre
         landed = -1
@@ -344,8 +344,8 @@ class WholeMove:
                     return False  # two pieces where none stood: not one piece under way
                 landed = i
         at = self.places.loc[landed] if landed >= 0 else _NONE
-        if self.swap or at >= self.st.lay.n:
-            return False
+        if self.swap or at == _NONE or (at >= self.st.lay.n and not self.st.lay.is_home(at)):
+            return False  # (a start-area spot lies on no move's way)
         others = [i for i in moved if i != landed]
         size = self.size
         g = -1
@@ -357,14 +357,26 @@ class WholeMove:
         return False
 
     def _passes(self, r, o, at):
-        """Whether the outline at r[o:]'s piece passes track space `at` on its way (its
-        destination and the spaces before it, from where it stands, forward or back)."""
+        """Whether the outline at r[o:]'s piece passes space `at` on its way (its
+        destination and the spaces before it, from where it stands, forward or back, and
+        into its home)."""
         frm = self.st.pos[r[o + _O_A]]
-        if frm >= self.st.lay.n:
-            return False  # entering: it goes straight onto its start space
         to = r[o + _O_B] << 8 | r[o + _O_B + 1]
         to = movegen.dest_of(to)  # (apart: within the call, the frame would go to the heap)
+        if at >= self.st.lay.n:
+            return self._passes_home(frm, to, at)
+        if frm >= self.st.lay.n:
+            return False  # entering, or in its home: never on the track
         return self._between(frm, to, at)
+
+    def _passes_home(self, frm, to, at):
+        """Whether home space `at` lies on the way of a piece from frm to to: a piece going
+        home passes its home's spaces before the one it goes to (a colour's home spaces are
+        numbered on from the track's, in order: shared_rules/layout.py)."""
+        lay = self.st.lay
+        if not lay.is_home(to) or lay.home_colour(to) != lay.home_colour(at) or at >= to:
+            return False
+        return frm < lay.n or frm < at  # from the track, or from a space further out
 
     def _between(self, frm, to, at):
         """Whether track space `at` lies on the way of a piece from frm to to, forward or back

@@ -114,7 +114,7 @@ class Referee:
 
     # -- board ---------------------------------------------------------------------------
     def on_board(self, sensed, changed=()):
-        """sense() and decide() at once (tests and boot; the app waits for a quiet scan)."""
+        """sense() and decide() at once (tests and boot; the app waits for a still board)."""
         self.sense(sensed, changed)
         self.decide()
 

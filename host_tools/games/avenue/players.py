@@ -25,7 +25,7 @@ PAWN = ("green-pawn", "blue-pawn")
 # once it is there): a card on a pad is read within two polls of its reader
 READ_MS = waiting.CARD_READ_MS
 OFF_MS = waiting.CARD_GONE_MS  # a card lifted is noticed after the reader's empty polls
-# a pawn put down: the debounce, then a still scan before the board decides
+# a pawn put down: the debounce (a still scan after it at the most) before the board decides
 MOVE_MS = waiting.SETTLE_MS + waiting.SCAN_MS
 PAWN_MS = 3 * MOVE_MS  # at most: noise on a space may restart its debounce
 HOLD_MS = 2100      # holding a button

@@ -114,7 +114,8 @@ def test_noise_on_sensors_during_a_move_changes_nothing(board, game, players, no
         before = t.public()
         t.card("5")
         n = len(t.events)
-        # each burst (40 ms: two scans) is shorter than the scanner's four-scan debounce
+        # each burst (40 ms: two scans) scatters its readings: the scanner's conversions that
+        # confirm a reading never agree with them
         t.ask({"op": "fault", "kind": "noise", "at": noisy[0], "ms": 40})
         piece = t.lift("0")
         for at in noisy[1:]:

@@ -4,13 +4,15 @@
 # over 33..38 refused with a `reject` naming 32.
 #
 # The board's timing (firmware/loop.py, firmware/hal/scanner.py): 50 scans a second (SCAN_MS 20);
-# a sensor's new class counts once it held for 4 scans in a row, 60 to 80 ms after the change;
-# the referee judges the board after one still scan more (20 ms); the card reader is polled on
-# every other scan (40 ms). The simulator's slide rests about 50 ms on each location it passes
-# (host_tools/sim/data/physics.json): 2 or 3 scans, never seen. So quick slides are followed
-# whatever the move; what the outside check's hand did to be refused is a rest of 80 ms or more
-# on a space it passed (a slide paused, or a piece carried space by space): that space is seen
-# taken, then empty again. Such a space must not rule out the move being made (it did: once the
+# a sensor's new class counts once it held for 2 scans in a row, 20 to 40 ms after the change;
+# the referee judges the board in that scan when no other sensor is part way to a change, else
+# after one still scan more (20 ms); the card reader is polled on every other scan (40 ms). The
+# simulator's slide rests about 50 ms on each location it passes
+# (host_tools/sim/data/physics.json): 2 or 3 scans, so each is seen, taken then empty, and the
+# referee waits on a space the move passes (TRANSIT_MS). What the outside check's hand did to
+# be refused (when a change counted after 4 scans) was a rest of 80 ms or more on a space it
+# passed (a slide paused, or a piece carried space by space): that space was seen taken, then
+# empty again, as every space of a slide now is. Such a space must not rule out the move being made (it did: once the
 # piece left it, the board showed a lifted piece and a refusal naming only where it came from),
 # nor take a citizen's jump away.
 import pytest
@@ -24,7 +26,7 @@ pytestmark = pytest.mark.micropython
 
 QUICK_MS = 100      # board time per action of the quick hand
 SLIDE_MS = 50       # the simulator's rest on each location of a slide (physics.json)
-JUDGED_MS = 100     # a change is judged by then: seen (4 scans of 20 ms), one still scan more
+JUDGED_MS = 100     # a change is judged by then: seen (2 scans of 20 ms), one still scan more
 CARD_TRIES = 3      # 100-ms waits for the reader (polled every 40 ms) to read a card
 PAUSE_MS = 2 * JUDGED_MS  # a hand stopping on a space it passes: seen and judged there
 COUNTING_MS = 300   # a person counting spaces rests about this long on each

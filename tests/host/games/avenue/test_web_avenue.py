@@ -38,7 +38,7 @@ TICK = 50 * SPEED    # board ms per tick of the twin
 READ_TICKS = 3       # a card on a pad is read within two turns of its reader (160 ms)
 OFF_TICKS = 5        # a card lifted is noticed after two empty polls (160 ms at the most)
 TAP_TICKS = 4        # a tap rests 600 ms on its pad, then is lifted
-MOVE_TICKS = 3       # a pawn put down: four stable scans, then a still one (400 ms)
+MOVE_TICKS = 3       # a pawn put down: two stable scans, a still one at the most (600 ms)
 
 
 class Site:
