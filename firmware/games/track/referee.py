@@ -137,8 +137,9 @@ class Referee:
                 self._lifted_back()
 
     def decide(self):
-        """Judges the board once it has been still for a scan: the changes of one action
-        (a lift and a placement) can straddle two scans, and half of it must not be judged."""
+        """Judges the board once it is still (no sensor part way to a change; the loop asks):
+        the changes of one action (a lift and a placement) can straddle two scans, and half
+        of it must not be judged."""
         if self.st is None:
             return
         ph = self.phase
