@@ -54,7 +54,7 @@ class App:
                         (GAME_OVER once the game is won)
       sense(...), decide()   the scanner's classes as they change; the board still (no
                              sensor part way to a change: in the scan that completed the
-                             last one, or the scan after it)
+                             last one, or once the rest have completed)
       resume_from_flash()    the game saved on flash, taken up again at boot
       tick()            the referee's clock, driven by its family's hooks (the track games':
                         each scan while a piece rests in transit; Agent Avenue's: each scan,
@@ -143,14 +143,14 @@ class App:
         if k:
             self.sensed(k)
             self.unsettled = True
-        if self.unsettled and (not k or b.scanner.still()):
-            # the board is still: judged in the scan that completed the last change when no
-            # other sensor is part way to one (the other half of an action, a lift and a
-            # placement, would be), else after a scan with no change
+        if self.unsettled and b.scanner.still():
+            # the board is still: judged in the scan that completed the last change, once no
+            # other sensor is part way to one (the other half of an action would be: a piece
+            # lifted counts sooner than one put down on a board that reads ranks)
             self.unsettled = False
             self.ref.decide()
             self.dirty = True
-        elif not k and n % _READY_EVERY == 0:
+        elif not self.unsettled and n % _READY_EVERY == 0:
             self.store.ready()  # so that no save waits for a sector erase
         self.each_scan()
         j = self.polls.step()

@@ -11,11 +11,12 @@
 # after `fault_scans`, never guessed into a class.
 #
 # Boards with ranked pieces (DOG Royal: magnets of four sizes) also read each piece's rank from
-# how far its reading lies from the empty one (`band`: the rank's index, or NO_BAND), with the
-# same stability count for a new piece, `rank_scans` (8, 160 ms) for a new rank under a piece
-# already read (a slow lift passes the smaller ranks' readings, too slowly for the two
-# conversions to tell) and a hysteresis around each band's edges; a rank that changes is a
-# change of that sensor. Boards with more multiplexers than ADC pins enable one bank of
+# how far its reading lies from the empty one (`band`: the rank's index, or NO_BAND). A piece
+# put down there counts after `ranked_piece_scans` (4, 60 to 80 ms: a hand putting a piece down
+# passes the smaller ranks' readings, too slowly for the two conversions to tell), a new rank
+# under a piece already read after `rank_scans` (8, 160 ms: a slow lift passes them too), a
+# piece lifted after `stable`; a hysteresis lies around each band's edges, and a rank that
+# changes is a change of that sensor. Boards with more multiplexers than ADC pins enable one bank of
 # multiplexers at a time (their E inputs, active low) and read every bank in turn.
 #
 # No allocation in scan(): every buffer is made here, once.
@@ -70,7 +71,7 @@ def _rank_code(c, r, up_edge, dn_edge, e):
 
 class Scanner:
     def __init__(self, select_pins, adcs, sensor_of, calib, stable=2, fault_scans=6, banks=None,
-                 rank_scans=8):
+                 rank_scans=8, ranked_piece_scans=4):
         """select_pins: S0..S3; adcs: one ADC per mux output pin; banks: the enable lines
         (active low) of the banks of muxes that share those pins, or None (one bank, always
         on); sensor_of[(bank * 16 + ch) * len(adcs) + adc] is the sensor index wired there (-1:
@@ -92,6 +93,7 @@ class Scanner:
         self.stable = stable
         self.fault_scans = fault_scans
         self.rank_scans = rank_scans
+        self.ranked_piece_scans = ranked_piece_scans
         self.raw = array("H", bytes(2 * n))  # from bytes: no list of n ints at boot
         self.state = bytearray(n)
         self.cand = bytearray(n)
@@ -170,18 +172,19 @@ class Scanner:
         return (self.sensor_of, self.reads, self.raw, self.band_lo, self.band_hi, self.count,
                 self.sel, self.nmux, self.state, self.cand, self.changed, self.up_on,
                 self.up_off, self.dn_on, self.dn_off, self.lo, self.hi, self.stable,
-                self.fault_scans, self.rank_scans, self.banks, len(self.banks) if self.banks
-                else 1, self.nread, self.ranked, self.band if self.ranked else None,
-                self.calib.up_edge, self.calib.dn_edge, STILL)
+                self._put_scans(), self.fault_scans, self.rank_scans, self.banks,
+                len(self.banks) if self.banks else 1, self.nread, self.ranked,
+                self.band if self.ranked else None, self.calib.up_edge, self.calib.dn_edge,
+                STILL)
 
     # The one scan loop of every board. A generator, so that its frame (too big for
     # MicroPython's C stack, so an ordinary call would put it on the heap every time) is made
     # once; each pass allocates nothing. The sensor map is in scan order (_in_scan_order), so a
     # channel's row is the previous one's plus nmux. On a ranked board a candidate is a class
-    # and a rank together (class + 4 * (rank + 1), 0 for no rank), so a rank too must hold for
-    # `stable` scans before it is reported; a new rank under a piece already seen waits
-    # rank_scans: a piece lifted or put down slowly passes the smaller ranks' readings on its
-    # way, and should not be taken for one of them.
+    # and a rank together (class + 4 * (rank + 1), 0 for no rank), so a rank too must hold
+    # before it is reported: a piece put down for put_scans (_put_scans), a new rank under a
+    # piece already seen for rank_scans: a piece lifted or put down slowly passes the smaller
+    # ranks' readings on its way, and should not be taken for one of them.
     # A reading out of its band steps towards a change only if it holds still over two
     # conversions more (a noise burst's readings scatter), and is classed by the mean of the
     # three, whose noise is a reading's over sqrt(3): a reading that sits near a threshold (an
@@ -191,8 +194,8 @@ class Scanner:
     def _run(self):
         i = r = m = base = k = b = nr = d = e = 0  # first: one-byte opcodes reach locals 0-15
         (sensor_of, reads, raw, band_lo, band_hi, count, sel, nmux, state, cand, changed, up_on,
-         up_off, dn_on, dn_off, lo, hi, stable, fault_scans, rank_scans, banks, nbank, nread,
-         ranked, band, up_edge, dn_edge, still) = self._loop_parts()
+         up_off, dn_on, dn_off, lo, hi, stable, put_scans, fault_scans, rank_scans, banks, nbank,
+         nread, ranked, band, up_edge, dn_edge, still) = self._loop_parts()
         while True:
             nch = base = 0
             for bk in range(nbank):
@@ -231,7 +234,8 @@ class Scanner:
                             continue
                         n = count[i] + 1 if code == cand[i] else 1
                         cand[i] = code
-                        if n < (fault_scans if c == FAULT else stable if c != s else rank_scans):
+                        if n < (fault_scans if c == FAULT else rank_scans if c == s else
+                                stable if c == EMPTY else put_scans):
                             count[i] = n
                             continue
                         state[i] = c
@@ -247,6 +251,14 @@ class Scanner:
             self.nchanged = nch
             self.scans += 1
             yield nch
+
+    def _put_scans(self):
+        """How long a piece put down must read the same class (and rank) before it counts: a
+        ranked board's pieces are read by their rank too, and a hand putting a piece down
+        passes the smaller ranks' readings on its way (a king reads as a jester from about 11
+        to 6 mm above its place: some 45 ms at 120 mm/s), too slowly for the conversions that
+        confirm a reading to tell: there it waits ranked_piece_scans (4: 60 to 80 ms)."""
+        return self.ranked_piece_scans if self.ranked else self.stable
 
     def still(self):
         """Whether no sensor is part way to a change: nothing held a new class (or rank) for
