@@ -347,6 +347,8 @@ class WholeMove:
         if self.swap or at == _NONE or (at >= self.st.lay.n and not self.st.lay.is_home(at)):
             return False  # (a start-area spot lies on no move's way)
         others = [i for i in moved if i != landed]
+        if not others:
+            return False  # nothing lifted: no piece is under way (a spare, a start area's)
         size = self.size
         g = -1
         for r in self.outlines:  # by chunk, as _classify: this runs on every move accepted

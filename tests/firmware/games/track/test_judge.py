@@ -145,3 +145,27 @@ def test_a_piece_of_another_rank_where_the_move_puts_one_is_named_with_the_rank_
     assert list(s.judge.rank_want) == [KING]
     s.lift("8").put("8", rank=KING)
     assert s.verdict() == "done" and s.move() == {"card": "5", "path": [[3, 8]]}
+
+
+def test_a_piece_resting_on_a_home_space_its_move_passes_is_under_way():
+    # the 5 from 62 goes home to red:h3 (63, 0: its own start space, then h1, h2, h3): a hand
+    # carrying it there rests on h1 and h2. h4 lies beyond its count and blue's home off its
+    # way: refused at once. (With a change counted after 2 scans a slide is seen on each space
+    # it passes; before the home counted, a slide into it was refused on h1.)
+    for rest, under_way in (("red:h1", True), ("red:h2", True), ("red:h4", False),
+                            ("blue:h1", False)):
+        s = Scene(position(red=[62], blue=[16]), "5").lift("62").put(rest)
+        assert s.verdict() == "illegal", rest
+        assert s.passing() == under_way, rest
+    s = Scene(position(red=[62], blue=[16]), "5").lift("62").put("red:h1")
+    s.lift("red:h1").put("red:h3")
+    assert s.verdict() == "done" and s.move() == {"card": "5", "path": [[62, "red:h3"]]}
+
+
+def test_a_piece_nobody_lifted_is_no_move_under_way():
+    # a piece put on a space a move passes, with no piece lifted (a spare piece, or one from a
+    # start area, whose spots the judge does not count): nothing is under way, it is refused
+    for at in ("63", "0", "red:h1"):
+        s = Scene(position(red=[62], blue=[16]), "5").put(at)
+        assert s.verdict() == "illegal" and s.bad() == [at], at
+        assert not s.passing(), at
