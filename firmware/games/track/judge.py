@@ -333,9 +333,10 @@ class WholeMove:
     def in_transit(self, sensed, moved):
         """Whether the board is a legal move under way with its piece standing on a space
         that move passes (a hand carrying it space by space, resting on each): every changed
-        square but that one is the move's, and that one lies on the way (along the track and into
-        the home) between where the piece stood and where the move takes it. The referee waits before it refuses such a
-        board, or takes the shorter move that ends there: a placement stays, a hand moves on."""
+        square but that one is the move's, and that one lies on the way (along the track and
+        into the home) between where the piece stood and where the move takes it. The referee
+        waits before it refuses such a board, or takes the shorter move that ends there: a
+        placement stays, a hand moves on."""
         pre = self.pre
         landed = -1
         for i in moved:

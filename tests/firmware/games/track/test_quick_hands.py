@@ -12,9 +12,9 @@
 # referee waits on a space the move passes (TRANSIT_MS). What the outside check's hand did to
 # be refused (when a change counted after 4 scans) was a rest of 80 ms or more on a space it
 # passed (a slide paused, or a piece carried space by space): that space was seen taken, then
-# empty again, as every space of a slide now is. Such a space must not rule out the move being made (it did: once the
-# piece left it, the board showed a lifted piece and a refusal naming only where it came from),
-# nor take a citizen's jump away.
+# empty again, as every space of a slide now is. Such a space must not rule out the move
+# being made (it did: once the piece left it, the board showed a lifted piece and a refusal
+# naming only where it came from), nor take a citizen's jump away.
 import pytest
 
 from host_tools.games.track.players import Table, find

@@ -101,8 +101,8 @@ def test_a_knock_out_in_either_order_and_the_victim_goes_home(table):
 
 
 def test_a_capture_too_fast_for_the_sensor_waits_for_confirm(table):
-    # victim off and mover down within one debounce time (two scans): the square never read empty, so the
-    # board equals "mover still in hand"; the referee waits, and confirm accepts the capture
+    # victim off and mover down within one debounce time (two scans): the square never read
+    # empty, so the board equals "mover still in hand"; the referee waits, and confirm accepts the capture
     opening(table)
     table.card("13")
     n = len(table.events)
