@@ -66,6 +66,11 @@ RANK_PRESENT = swing_to_u16(0.02)
 # over 4 of those (a still sensor passes all but about one pair in 10^5, and then only waits a
 # scan). A noise burst's readings scatter over the whole range and pass about one pair in 50
 STILL = swing_to_u16(0.025)
+# how far the readings of one sensor two scans apart (each the mean of three conversions) may
+# differ for a piece that rests: a mean's noise is a reading's over sqrt(3), their difference's
+# 3.3 mV rms, and 14 mV is over 4 of those. A piece a hand lowers onto a ranked board moves its
+# reading by more between scans except where its field is flattest (hal/scanner.py)
+SETTLED = swing_to_u16(0.014)
 MIN_LEVEL_RATIO = 1.3  # neighbouring ranks closer than this cannot be told apart reliably
 # the module of the thresholds' arithmetic, the measuring steps' changes and the stored form:
 # run at power-up and while calibrating only, imported for each call and dropped after it

@@ -11,19 +11,26 @@
 # after `fault_scans`, never guessed into a class.
 #
 # Boards with ranked pieces (DOG Royal: magnets of four sizes) also read each piece's rank from
-# how far its reading lies from the empty one (`band`: the rank's index, or NO_BAND). A piece
-# put down there counts after `ranked_piece_scans` (4, 60 to 80 ms: a hand putting a piece down
-# passes the smaller ranks' readings, too slowly for the two conversions to tell), a new rank
-# under a piece already read after `rank_scans` (8, 160 ms: a slow lift passes them too), a
-# piece lifted after `stable`; a hysteresis lies around each band's edges, and a rank that
-# changes is a change of that sensor. Boards with more multiplexers than ADC pins enable one bank of
-# multiplexers at a time (their E inputs, active low) and read every bank in turn.
+# how far its reading lies from the empty one (`band`: the rank's index, or NO_BAND). A hand
+# putting a piece down passes the smaller ranks' readings on its way (a king reads as a jester
+# from about 11 to 6 mm above its place), too slowly for the two conversions that confirm a
+# reading to tell, so there a scan counts towards a piece put down, or a new rank under one,
+# only while its reading holds still since the scan before (within SETTLED: a hand lowering a
+# king at 20 mm/s or more moves the reading by more, but where its field is flattest, 12 mm and
+# more up, where it reads as a jester). A rank that rises under a piece (it
+# settles) counts after `stable` scans like a piece put down; a rank that falls after
+# `rank_scans` (8, 160 ms: a slow lift passes the smaller ranks too). What stays undecidable
+# (a hand holding a piece still a few mm up reads as a smaller rank) the referee's judge
+# covers: a piece enters play as the rank that left its start area. A hysteresis lies around
+# each band's edges, and a rank that changes is a change of that sensor. Boards with more
+# multiplexers than ADC pins enable one bank of multiplexers at a time (their E inputs, active
+# low) and read every bank in turn.
 #
 # No allocation in scan(): every buffer is made here, once.
 from array import array
 
 from firmware.mpconst import const
-from firmware.hal.calibration import STILL
+from firmware.hal.calibration import STILL, SETTLED
 
 EMPTY = const(0)
 UP = const(1)
@@ -71,7 +78,7 @@ def _rank_code(c, r, up_edge, dn_edge, e):
 
 class Scanner:
     def __init__(self, select_pins, adcs, sensor_of, calib, stable=2, fault_scans=6, banks=None,
-                 rank_scans=8, ranked_piece_scans=4):
+                 rank_scans=8):
         """select_pins: S0..S3; adcs: one ADC per mux output pin; banks: the enable lines
         (active low) of the banks of muxes that share those pins, or None (one bank, always
         on); sensor_of[(bank * 16 + ch) * len(adcs) + adc] is the sensor index wired there (-1:
@@ -93,7 +100,6 @@ class Scanner:
         self.stable = stable
         self.fault_scans = fault_scans
         self.rank_scans = rank_scans
-        self.ranked_piece_scans = ranked_piece_scans
         self.raw = array("H", bytes(2 * n))  # from bytes: no list of n ints at boot
         self.state = bytearray(n)
         self.cand = bytearray(n)
@@ -172,19 +178,17 @@ class Scanner:
         return (self.sensor_of, self.reads, self.raw, self.band_lo, self.band_hi, self.count,
                 self.sel, self.nmux, self.state, self.cand, self.changed, self.up_on,
                 self.up_off, self.dn_on, self.dn_off, self.lo, self.hi, self.stable,
-                self._put_scans(), self.fault_scans, self.rank_scans, self.banks,
+                self.fault_scans, self.rank_scans, self.banks,
                 len(self.banks) if self.banks else 1, self.nread, self.ranked,
                 self.band if self.ranked else None, self.calib.up_edge, self.calib.dn_edge,
-                STILL)
+                STILL, SETTLED)
 
     # The one scan loop of every board. A generator, so that its frame (too big for
     # MicroPython's C stack, so an ordinary call would put it on the heap every time) is made
     # once; each pass allocates nothing. The sensor map is in scan order (_in_scan_order), so a
     # channel's row is the previous one's plus nmux. On a ranked board a candidate is a class
     # and a rank together (class + 4 * (rank + 1), 0 for no rank), so a rank too must hold
-    # before it is reported: a piece put down for put_scans (_put_scans), a new rank under a
-    # piece already seen for rank_scans: a piece lifted or put down slowly passes the smaller
-    # ranks' readings on its way, and should not be taken for one of them.
+    # before it is reported, its reading still from scan to scan (see the top).
     # A reading out of its band steps towards a change only if it holds still over two
     # conversions more (a noise burst's readings scatter), and is classed by the mean of the
     # three, whose noise is a reading's over sqrt(3): a reading that sits near a threshold (an
@@ -192,10 +196,10 @@ class Scanner:
     # in a row about as rarely as single readings did in four. Those conversions cost only
     # where a reading leaves its band.
     def _run(self):
-        i = r = m = base = k = b = nr = d = e = 0  # first: one-byte opcodes reach locals 0-15
+        i = r = m = base = k = b = nr = d = e = p = 0  # first: one-byte opcodes reach locals 0-15
         (sensor_of, reads, raw, band_lo, band_hi, count, sel, nmux, state, cand, changed, up_on,
-         up_off, dn_on, dn_off, lo, hi, stable, put_scans, fault_scans, rank_scans, banks, nbank,
-         nread, ranked, band, up_edge, dn_edge, still) = self._loop_parts()
+         up_off, dn_on, dn_off, lo, hi, stable, fault_scans, rank_scans, banks, nbank,
+         nread, ranked, band, up_edge, dn_edge, still, settled) = self._loop_parts()
         while True:
             nch = base = 0
             for bk in range(nbank):
@@ -210,14 +214,15 @@ class Scanner:
                         r = reads[m]()
                         if i < 0:
                             continue
-                        raw[i] = r
                         if band_lo[i] <= r <= band_hi[i]:
+                            raw[i] = r
                             if count[i]:
                                 count[i] = 0
                             continue
                         d = reads[m]() - r  # out of its band: confirmed (above)
                         e = reads[m]() - r
                         r += (d + e) // 3
+                        p = raw[i]  # the scan before's
                         raw[i] = r
                         if (d > still or d < -still or e > still or e < -still or
                                 band_lo[i] <= r <= band_hi[i]):
@@ -233,9 +238,12 @@ class Scanner:
                             count[i] = 0
                             continue
                         n = count[i] + 1 if code == cand[i] else 1
+                        if ranked and n > 1 and (c == UP or c == DOWN) and (
+                                r - p > settled or p - r > settled):
+                            n = 1  # a piece on its way down (or up): this scan starts anew
                         cand[i] = code
-                        if n < (fault_scans if c == FAULT else rank_scans if c == s else
-                                stable if c == EMPTY else put_scans):
+                        if n < (fault_scans if c == FAULT else
+                                rank_scans if c == s and (code >> 2) - 1 > band[i] else stable):
                             count[i] = n
                             continue
                         state[i] = c
@@ -251,14 +259,6 @@ class Scanner:
             self.nchanged = nch
             self.scans += 1
             yield nch
-
-    def _put_scans(self):
-        """How long a piece put down must read the same class (and rank) before it counts: a
-        ranked board's pieces are read by their rank too, and a hand putting a piece down
-        passes the smaller ranks' readings on its way (a king reads as a jester from about 11
-        to 6 mm above its place: some 45 ms at 120 mm/s), too slowly for the conversions that
-        confirm a reading to tell: there it waits ranked_piece_scans (4: 60 to 80 ms)."""
-        return self.ranked_piece_scans if self.ranked else self.stable
 
     def still(self):
         """Whether no sensor is part way to a change: nothing held a new class (or rank) for

@@ -134,8 +134,9 @@ def latency_report(dst):
             what, lat["debounce_ms"], lat["quiet_ms"], format(proc, ","), esp32_ms(proc),
             lat["frame_ms"], format(lat["alloc_bytes"], ","), whole,
             whole + save["journal"]["typ_ms"]))
-    print("   (debounce: two stable scans at 50 scans/s, four for a piece put down on a board "
-          "that reads ranks, each reading confirmed by two more conversions; quiet: a still "
+    print("   (debounce: two stable scans at 50 scans/s, each reading confirmed by two more "
+          "conversions, and on a board that reads ranks still from one scan to the next; "
+          "quiet: a still "
           "scan before judging where another sensor was part way to a change, 0 where none "
           "was; a confirm press is read when the button has settled; frame: the accept "
           "frame clocked out to the strip, each LED's 24 bits; allocated: what the decision "

@@ -210,10 +210,10 @@ class Piece:
         self.polarity = 1 if polarity > 0 else -1  # 1: south pole down when upright; -1: north
         self.at = -1
         self.sign = 1  # its field's sign at the sensor now (polarity, upside down)
-        # how far its magnet's axis stands off the Hall element now, kept in place: a float
-        # object made at each placement, among the field's working garbage, would scatter over
-        # the device's heap
-        self._rho = array("d", [0.0])
+        # how far its magnet's axis stands off the Hall element now, and how far above its
+        # place a hand holds it, kept in place: a float object made at each placement, among
+        # the field's working garbage, would scatter over the device's heap
+        self._rho = array("d", [0.0, 0.0])
         self.placed = 0  # how many times a hand has put it down
 
     @property
@@ -224,8 +224,17 @@ class Piece:
     def rho(self, mm):
         self._rho[0] = mm
 
+    @property
+    def above(self):
+        return self._rho[1]
+
+    @above.setter
+    def above(self, mm):
+        self._rho[1] = mm
+
     def bz(self, z_mm, rho_mm):
-        return self.sign * bz_mt(self.br, self.radius, self.length, z_mm + self.seat, rho_mm)
+        return self.sign * bz_mt(self.br, self.radius, self.length,
+                                 z_mm + self.seat + self._rho[1], rho_mm)
 
 
 def disc(rng, radius):
@@ -295,6 +304,7 @@ class BoardField:
         self._take(p)
         p.at = i
         p.sign = -p.polarity if upside_down else p.polarity
+        p.above = 0.0
         if i < 0:
             return
         if off_mm is not None:
@@ -336,6 +346,15 @@ class BoardField:
             f = p.bz(self.z0[j] + self.depth[j], near.mm[k])
             self.cross[j] += f
             self.given[k] = f
+
+    def hold(self, i, mm):
+        """The piece on sensor i is held mm above its place (0: it rests there)."""
+        for name in self.order:
+            p = self.pieces[name]
+            if p.at == i:
+                self._take(p)
+                p.above = mm
+                self._give(p)
 
     def set_depth(self, i, mm):
         """Sensor i sits mm below its design height (negative: above)."""

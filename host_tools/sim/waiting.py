@@ -48,9 +48,9 @@ def default(rel, cls, arg):
 
 
 SCAN_MS = constant("loop.py", "SCAN_MS")  # the main loop's period
-# a sensor's debounce: a piece put down on a board that reads ranks waits the longer one
-STABLE_SCANS = max(default("hal/scanner.py", "Scanner", "stable"),
-                   default("hal/scanner.py", "Scanner", "ranked_piece_scans"))
+# a sensor's debounce (a piece put down by these players rests at once: on a board that reads
+# ranks too, its reading holds still from the first scan)
+STABLE_SCANS = default("hal/scanner.py", "Scanner", "stable")
 MISS_LIMIT = default("hal/mfrc522.py", "CardReader", "miss_limit")  # empty polls: card gone
 BUTTON_STABLE = default("hal/buttons.py", "Button", "stable")  # a button's debounce
 # a piece put down is reported after STABLE_SCANS equal scans; one more for the scan under

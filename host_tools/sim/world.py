@@ -39,6 +39,9 @@ GAUSS_RANGE = 1000
 GAUSS_DRAWS = 4
 GAUSS_MEAN = 1998
 GAUSS_SD = 577.0
+# the highest a hand holds a piece over its place in this world: a king's field there (0.18 mT,
+# 2.6 mV) is below one reading's noise; further up it is in the hand, off the board
+HOLD_MM = 40
 # a conversion refused (both banks of multiplexers on): no code, the error is raised
 REFUSED = -3
 NOISE_MV = 3300  # a noisy sensor puts out anything from 0 to the 3.3 V rail
@@ -616,6 +619,17 @@ class World:
             raise SimError("a piece stands on a location when put down 0 to %g mm off its "
                            "centre" % f.capture)
         return min(float(off_mm), f.limit)
+
+    def hold(self, at, mm):
+        """The piece on `at` held mm above its place by a hand (putting it down, or about to
+        lift it; 0: let go, it rests there): its magnet that much further from the sensor, and
+        off the board's reach beyond HOLD_MM."""
+        i = self._loc(at)
+        if self.on[i] is None:
+            raise SimError("there is no piece on %s to hold" % at)
+        if type(mm) not in (int, float) or not 0 <= mm <= HOLD_MM:
+            raise SimError("a hand holds a piece 0 to %g mm above its place" % HOLD_MM)
+        self.fld.hold(i, float(mm))
 
     def sensor_depth(self, at, mm):
         """Mounts the sensor at `at` mm below its design height (negative: above), within the

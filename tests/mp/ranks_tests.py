@@ -125,18 +125,17 @@ def test_every_rank_is_read_on_every_location_of_the_6_seat_board():
           "upside-down king on 7: %s" % band_at(b, "7"))
 
 
-def test_a_rank_is_reported_after_four_stable_scans_and_then_not_again():
-    # a piece put down on a ranked board waits 4 scans, where a class alone waits 2
-    # (scanner.py _put_scans: a hand putting it down passes the smaller ranks' readings)
+def test_a_rank_is_reported_after_two_still_scans_and_then_not_again():
+    # a piece put down on a ranked board counts, with its rank, once its reading held still
+    # for 2 scans (scanner.py), as a class alone does
     w, b = calibrated(3)
     sc = b.scanner
     w.lift("blue:s2")
     scan_for(b, 200)
     w.place("blue-2", "20")
-    for k in range(1, 4):
-        check(sc.scan() == 0, "reported after %d scans" % k)
+    check(sc.scan() == 0, "reported after 1 scan")
     n = sc.scan()
-    check(n == 1 and b.locations[sc.changed[0]] == "20", "scan 4 reported %d" % n)
+    check(n == 1 and b.locations[sc.changed[0]] == "20", "scan 2 reported %d" % n)
     check(band_at(b, "20") == "knight", "read %s" % band_at(b, "20"))
     seen = scan_for(b, 1000)
     check(seen == [], "a still knight reported again: %r" % (seen,))
@@ -421,10 +420,9 @@ def test_the_hal_and_the_referee_agree_on_no_band():
         places.NO_BAND, NO_BAND))
 
 
-def test_a_new_rank_under_a_piece_already_read_waits_twice_as_long():
-    # a piece lifted or put down slowly passes the smaller ranks' readings on its way, too
-    # slowly for the conversions that confirm a reading to tell: a rank change under a
-    # standing piece must hold for 8 scans (160 ms), four times a new piece's 2
+def test_a_rank_that_falls_under_a_piece_waits_8_scans():
+    # a piece lifted slowly passes the smaller ranks' readings on its way up: a lower rank
+    # under a standing piece must hold for 8 scans (160 ms), four times a new piece's 2
     w, b = calibrated(12)
     sc = b.scanner
     w.lift("red:s1")
@@ -603,21 +601,60 @@ def test_an_empty_space_beside_a_king_never_reads_as_a_piece():
     check(seen == [], "reported %r" % (seen,))
 
 
-def test_a_king_read_as_a_knight_on_its_way_down_is_reported_as_a_king():
-    # a hand putting a king down holds it a few mm up, where it reads as a smaller rank, for
-    # some 40 ms: two scans. The piece counts once its rank held for 4 (a class alone: 2), so
-    # the king is reported, never the knight it passed (found by review: with 2 scans the
-    # knight was reported, and a piece entering from a start area holding both was taken as
-    # the knight)
+def lower(w, b, at, mm_per_s, top_mm=15.0):
+    """A hand lowering the piece on `at` from top_mm to its place at mm_per_s, the board
+    scanned on the way and for 20 scans after; returns the ranks reported there, in order."""
+    sc = b.scanner
+    seen = []
+    h = top_mm
+    while True:
+        w.hold(at, h)
+        for j in range(sc.scan()):
+            if b.locations[sc.changed[j]] == at:
+                seen.append(band_at(b, at))
+        if not h:
+            break
+        h = max(0.0, h - mm_per_s * SCAN_MS / 1000)
+    for _ in range(20):
+        for j in range(sc.scan()):
+            if b.locations[sc.changed[j]] == at:
+                seen.append(band_at(b, at))
+    return seen
+
+
+def test_a_king_lowered_at_a_hands_pace_is_reported_as_a_king_and_no_rank_between():
+    # from 15 mm up a king's field is flattest where it reads as a jester (hardware/design:
+    # 1.5 mT at 15 mm, 2.5 mT at 11), so that is reported on the way; below it the reading
+    # moves by more than SETTLED from scan to scan at 30 mm/s and more, so the citizen and the
+    # knight it passes are not (without the scan-to-scan test both are, at 40 mm/s and
+    # slower); the king counts 2 scans after it rests
+    w, b = calibrated(12)
+    w.lift("red:s1")
+    scan_for(b, 200)
+    for v in (30, 60, 120, 200):
+        w.place("red-1", "40")
+        seen = lower(w, b, "40", v)
+        check(seen and seen[-1] == "king" and all(r in ("jester", "king") for r in seen),
+              "lowered at %d mm/s: reported %r" % (v, seen))
+        w.lift("40")
+        scan_for(b, 200)
+
+
+def test_a_rank_that_rises_under_a_piece_counts_after_2_scans():
+    # a hand holding a king still 1.5 mm up reads as a knight (which no reading can tell from
+    # a knight at rest); let down, it reads as a king 2 scans later: a rank rises under a
+    # piece only as it settles (with the 8 scans of a falling rank it took 8)
     w, b = calibrated(12)
     sc = b.scanner
-    w.lift("red:s1")  # the king
-    w.lift("red:s2")  # the knight: its magnet stands for the king's reading higher up
+    w.lift("red:s1")
     scan_for(b, 200)
-    w.place("red-2", "40")
-    seen = scan_for(b, 2 * SCAN_MS)
-    w.lift("40")
     w.place("red-1", "40")
-    seen += scan_for(b, 300)
-    check(seen == [("40", "upright")] and band_at(b, "40") == "king", "reported %r, %s" % (
+    w.hold("40", 1.5)
+    seen = scan_for(b, 10 * SCAN_MS)
+    check(seen == [("40", "upright")] and band_at(b, "40") == "knight", "held: %r, %s" % (
         seen, band_at(b, "40")))
+    w.hold("40", 0)
+    check(sc.scan() == 0, "the king reported after 1 scan")
+    n = sc.scan()
+    check(n == 1 and band_at(b, "40") == "king", "after 2 scans: %d, %s" % (
+        n, band_at(b, "40")))

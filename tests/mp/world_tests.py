@@ -3,7 +3,7 @@
 import json
 
 from host_tools.games.track.world import TrackWorld
-from host_tools.sim.world import SimError
+from host_tools.sim.world import SimError, HOLD_MM
 from host_tools.games.avenue.world import AvenueWorld
 from host_tools.sim import magnetics
 from firmware.board import Board
@@ -258,3 +258,39 @@ def test_a_jester_between_two_kings_on_dog6s_real_pitch_reads_present():
     new = jester_between_kings(design())
     check(old < 1.0, "the second design's jester reads %.2f of the empty edge" % old)
     check(new > 1.2, "the design's jester reads %.2f of the empty edge" % new)
+
+
+def test_a_held_piece_gives_its_design_field_at_that_height_and_a_bad_hold_changes_nothing():
+    # a hand holding a king 2 mm over space 40: the field falls as the design's magnet's
+    # on-axis field does from the stack to 2 mm further (the piece put on the axis, so its
+    # own Br and size cancel in the ratio); let go, it is back; beyond HOLD_MM the hold is
+    # refused, as on a space with no piece, and the field stays
+    spec = design()
+    w = TrackWorld(4, config="hardware/variants/dog-6", cards="dog-cards")
+    w.lift("red:s1")
+    w.place("red-1", "40", off_mm=0)
+    down = w.field_mt("40")
+    w.hold("40", 2.0)
+    up = w.field_mt("40")
+    m = spec["magnets"][spec["rank_magnets"]["king"]]
+    z = magnetics.stack_mm(spec, "dog-6", "space") + w.fld.depth[w.index["40"]]
+    seat = w.fld.pieces["red-1"].seat
+    want = (magnetics.bz_mt(1.0, m["d_mm"] / 2, m["l_mm"], z + seat + 2.0, 0.0) /
+            magnetics.bz_mt(1.0, m["d_mm"] / 2, m["l_mm"], z + seat, 0.0))
+    check(abs(up / down - want) < 0.03, "2 mm up: %.3f of the field, the design %.3f" % (
+        up / down, want))
+    for bad in (HOLD_MM + 1, -0.5, "high"):
+        try:
+            w.hold("40", bad)
+            check(False, "held %r mm up accepted" % (bad,))
+        except SimError:
+            pass
+    try:
+        w.hold("41", 1.0)
+        check(False, "a hold of an empty space accepted")
+    except SimError:
+        pass
+    check(w.field_mt("40") == up, "a refused hold moved the piece")
+    w.hold("40", 0)
+    check(abs(w.field_mt("40") - down) < 1e-9, "let go: %.3f mT, put down %.3f" % (
+        w.field_mt("40"), down))

@@ -27,6 +27,7 @@ AMBIGUOUS = const(2)  # complete, but another legal move could still grow out of
 ILLEGAL = const(3)    # no legal move explains the board: self.bad lists the sensors to put right
 RESTING = const(4)    # one move explains the board (self.move), but its piece stands on a space a
                       # longer move of it passes: a hand carrying it on, or a placement if it stays
+                      # (or it enters as a rank its start area still reads: _rank_stayed)
 WRONG_RANK = const(5)  # pieces stand where one move puts them, but one reads as another rank
                        # than the move puts there (self.bad: where): a piece being changed, or
                        # the wrong one
@@ -123,7 +124,21 @@ class WholeMove:
         # an attribute each would make this object's seventeenth and eighteenth, and its
         # attribute table would be made anew, larger, while a card is played (the heap's fullest
         # moment, where a 6-player DOG Royal game ran out of it)
-        self.board = [None, None, None, self.pre_count]
+        # [4] and [5] (a ranked game): whether each piece stands in its start area before the
+        # move, and how many pieces of its colour and rank read there now (_rank_stayed)
+        self.board = [None, None, None, self.pre_count, None, None]
+        if self.ranked:
+            self._area_ranks()
+
+    def _area_ranks(self):
+        # piece p is slot p % ppc of colour p // ppc, and a ranked game's slot is its rank
+        # (shared_rules/layout.py): one byte per piece holds both tables
+        st = self.st
+        before = bytearray(st.lay.npieces)
+        for p in range(st.lay.npieces):
+            before[p] = st.pos[p] >= st.lay.nboard
+        self.board[4] = before
+        self.board[5] = bytearray(st.lay.npieces)
 
     def left(self):
         return 0  # Partner 4 steps left; an ordinary card has none
@@ -211,12 +226,21 @@ class WholeMove:
         self.board[1] = touched
         self.board[2] = bands
         moved, same = self._changes(sensed, touched)
-        self.board[3] = self._start_counts(sensed)
+        self.board[3] = self._start_counts(sensed, bands)
         self._classify(moved)
         res = self._verdict(moved, same)
-        if res == DONE and self.in_transit(sensed, moved):
+        if res == DONE and (self.in_transit(sensed, moved) or self._rank_stayed()):
             return RESTING
         return res
+
+    def _rank_stayed(self):
+        """Whether the move taken brings a piece into play whose rank its start area still
+        reads (a ranked game): a hand holding a king still a few mm over the start space reads
+        as a smaller rank there (hal/scanner.py), but the king has left the area and the
+        smaller piece has not. Such a move rests a while, as a piece on a space its move
+        passes does: the king is put down, or the players see the move taken later."""
+        a = self.move.a
+        return self.ranked and self.board[4][a] and self.board[5][a]
 
     def _changes(self, sensed, touched):
         """(sensors whose occupancy differs from before the move, touched sensors whose
@@ -233,15 +257,22 @@ class WholeMove:
                 same.append(i)
         return moved, same
 
-    def _start_counts(self, sensed):
+    def _start_counts(self, sensed, bands):
         """Pieces on each start area's spots now (other colours' pieces may rest anywhere off
-        the board: only the seats' areas are counted)."""
+        the board: only the seats' areas are counted); in a ranked game board[5] too, the
+        pieces of each colour and rank read there."""
         places = self.places
         now_count = bytearray(self.pre_count)
+        ranks = self.board[5]
+        ppc = self.st.lay.ppc
+        for k in range(len(ranks) if ranks else 0):
+            ranks[k] = 0
         for c in self.st.seats:
             now_count[c] = 0
             for i in places.spots[c]:
                 now_count[c] += OCCUPIED[sensed[i]]
+                if ranks and OCCUPIED[sensed[i]] and bands[i] < ppc:
+                    ranks[c * ppc + bands[i]] += 1
         return now_count
 
     def _classify(self, moved):
