@@ -8,6 +8,11 @@
 from shared_rules import movegen
 from shared_rules.cards import STEPS, SWAP, SPLIT, MAGNET, SWAP_OWN
 from shared_rules.errors import BadInput
+try:
+    from micropython import const
+except ImportError:  # CPython: the names stay plain module constants
+    def const(__expr):  # positional only (the __ prefix), as micropython.const is
+        return __expr
 
 
 def illegal(reason):
@@ -116,35 +121,65 @@ def _out_on_own_capture(new, seat, captured, events):
             break
 
 
-def changes(st, act, a, b):
+# changes() writes into a buffer its caller keeps (CHANGES_BYTES long), so that the referee's
+# listing of every legal move of a card as it is played allocates nothing per move: at
+# CH_SQUARES how many board locations change, then each as (location, occupied after) from
+# CH_SQUARE; at CH_AREAS how many start areas change, then each as (colour, pieces after -
+# before + 1) from CH_AREA. A board location fits in a byte on every layout.
+CH_SQUARES = const(0)
+CH_SQUARE = const(1)  # up to 3: the mover's square, and where it lands (a citizen's jump: two)
+CH_AREAS = const(7)
+CH_AREA = const(8)    # up to 2: the mover's own area, and a knocked-out piece's
+CHANGES_BYTES = const(12)
+
+
+def changes(st, act, a, b, out):
     """What the card's own move (a, b) does to the board, as sensors that see occupancy alone
-    would: ([(location, occupied after), ...] for the board locations whose occupant changes
-    (and the special space a citizen jumps on from, which it stands on for a while),
-    [(colour, pieces in its start area after - before), ...]). The occupancy view of the move
-    apply() carries out (a citizen's jump included), without its other effects. (The referee
-    asks this of every legal move of a card as it is played: few locals, so that its frame
-    stays within MicroPython's 11 words, docs/measuring.md "Frames".)"""
+    would, written into out (see CH_* above): the board locations whose occupant changes (and
+    the special space a citizen jumps on from, which it stands on for a while), and the start
+    areas whose count changes. The occupancy view of the move apply() carries out (a citizen's
+    jump included), without its other effects. (The referee asks this of every legal move of
+    a card as it is played: few locals, so that its frame stays within MicroPython's 11 words,
+    docs/measuring.md "Frames".)"""
+    out[CH_AREAS] = 0
     if act == SWAP or act == SWAP_OWN:
-        return [(st.pos[a], 1), (st.pos[b], 1)], []
-    board = []
-    areas = []
+        out[CH_SQUARES] = 2
+        out[CH_SQUARE] = st.pos[a]
+        out[CH_SQUARE + 1] = 1
+        out[CH_SQUARE + 2] = st.pos[b]
+        out[CH_SQUARE + 3] = 1
+        return
+    out[CH_SQUARES] = 0
     if st.pos[a] < st.lay.nboard:
-        board.append((st.pos[a], 0))
+        _square(out, st.pos[a], 0)
     else:
-        areas.append((a // st.lay.ppc, -1))  # comes into play
+        _area(out, a // st.lay.ppc, 0)  # comes into play: one piece fewer
     # a and b go on as the piece on the destination (if any) and the jump after it (if any):
     # two fresh names would put this frame on the heap
     d = movegen.dest_of(b)
     b = movegen.jump_of(b)
     a = st.at(d)
     if a >= 0:
-        areas.append((a // st.lay.ppc, 1))  # knocked out
+        _area(out, a // st.lay.ppc, 2)  # knocked out: one piece more
     if b < 0:
-        board.append((d, 1))
+        _square(out, d, 1)
     else:
-        board.append((d, 0))  # the citizen stands there (taking what stood there) and goes on
-        board.append((b, 1))
-    return board, areas
+        _square(out, d, 0)  # the citizen stands there (taking what stood there) and goes on
+        _square(out, b, 1)
+
+
+def _square(out, loc, after):
+    k = CH_SQUARE + 2 * out[CH_SQUARES]
+    out[k] = loc
+    out[k + 1] = after
+    out[CH_SQUARES] += 1
+
+
+def _area(out, colour, delta):
+    k = CH_AREA + 2 * out[CH_AREAS]
+    out[k] = colour
+    out[k + 1] = delta
+    out[CH_AREAS] += 1
 
 
 def _reversed(mv):

@@ -26,6 +26,7 @@ class Hints:
         self.movable = []
         self.targets = {}
         self.origin = bytearray(st.pos)
+        self.one = bytearray(1)  # a target looked for in a piece's targets (add)
         e = movegen.effective(st, k)
         cards = st.game.cards
         self.act = cards.action[e] if e >= 0 else -1
@@ -43,10 +44,12 @@ class Hints:
             if t is None:
                 self.targets[frm] = bytearray((to,))
             else:
-                for x in t:  # (MicroPython's bytearray has no `in` for an int)
-                    if x == to:
-                        return
-                t.append(to)
+                # (MicroPython's bytearray has no `in` for an int; find looks at C speed, for
+                # a byte held here, so nothing is allocated)
+                one = self.one
+                one[0] = to
+                if t.find(one) < 0:
+                    t.append(to)
 
     # visit is called for every legal move of a card as it is played: it keeps its frame within
     # MicroPython's 11 words (docs/measuring.md, "Frames"), or each call would allocate it on

@@ -6,8 +6,9 @@
 #
 # A view hands the strip only the LEDs whose colour changed (Frame below) on every redraw (up
 # to 5 times a second), so the work here follows the LEDs changed, not the length of the strip:
-# show() rewrites only the LEDs set since the last show (all of them only when the limiter's
-# factor changes).
+# show() rewrites only the LEDs set since the last show (all of them only when the brightness
+# or the limiter's factor changes); a view's Frame writes the bytes of the LEDs it changes as it
+# sets them, at the last show's level, and show() sends them.
 #
 # The methods called per LED or per redraw keep their frames within MicroPython's 11 words
 # (docs/measuring.md, "Frames"): a bigger one is allocated on the heap at every call.
@@ -41,7 +42,16 @@ class Strip:
         self.is_dirty = bytearray(self.n)  # per LED
         self.clean = bytes(self.n)         # is_dirty after a show()
         self.shown_k = -1                  # brightness * scale of the last show()
+        # each full-scale byte at that brightness * scale: a look-up per byte written, not a
+        # multiplication and a division
+        self.level = bytearray(256)
+        # whether bytes went into the strip's buffer at `level` since the last show(), by a
+        # Frame's flush (which writes them as it sets them: a new brightness or scale rewrites
+        # every LED anyway)
+        self.written = False
         self.total = 0                     # sum of every channel of `want`
+        self._writes = self._write_loop()
+        next(self._writes)  # to its first yield
 
     def set(self, i, r, g, b):
         self.put((r, g, b), i)
@@ -82,48 +92,57 @@ class Strip:
         k = self.brightness * scale
         if k != self.shown_k:
             self.shown_k = k
-            self._all_dirty()
-        changed = self._write(k)
+            self._all_dirty(k)
+        changed = next(self._writes) or self.written
+        self.written = False
         self.ndirty = 0
         self.is_dirty[:] = self.clean
         if changed:
             self.np.write()
         return est
 
-    def _all_dirty(self):
-        # a new brightness or limiter factor: every LED's bytes change
+    def _all_dirty(self, k):
+        # a new brightness or limiter factor k: every LED's bytes change
+        for v in range(256):
+            self.level[v] = v * k // 65025
         for i in range(self.n):
             if not self.is_dirty[i]:
                 self.is_dirty[i] = 1
                 self.dirty[self.ndirty] = self.bpp * i
                 self.ndirty += 1
 
-    def _write(self, k):
-        """The dirty LEDs' bytes at brightness * scale k into the strip's buffer, the last
-        dirty LED first; whether a byte changed. Written out byte by byte: a loop more, or a
-        local more, and the frame would go to the heap."""
+    # A generator, answering at each show whether a byte of the strip changed: so that its
+    # frame, with the buffers as locals, is made once (an ordinary call with these locals
+    # would put its frame on the heap every time). It writes the dirty LEDs' bytes at the
+    # show's brightness and scale (`level`) into the strip's buffer, the last dirty LED first.
+    def _write_loop(self):
+        d = p = v = 0  # first: one-byte opcodes reach locals 0-15
         buf = self.np.buf
         w = self.want
+        dirty = self.dirty
+        level = self.level
         changed = False
-        d = self.ndirty
-        while d:
-            d -= 1
-            p = self.dirty[d]
-            v = w[p] * k // 65025
-            if buf[p] != v:
-                buf[p] = v
-                changed = True
-            p += 1
-            v = w[p] * k // 65025
-            if buf[p] != v:
-                buf[p] = v
-                changed = True
-            p += 1
-            v = w[p] * k // 65025
-            if buf[p] != v:
-                buf[p] = v
-                changed = True
-        return changed
+        while True:
+            yield changed
+            changed = False
+            d = self.ndirty
+            while d:
+                d -= 1
+                p = dirty[d]
+                v = level[w[p]]
+                if buf[p] != v:
+                    buf[p] = v
+                    changed = True
+                p += 1
+                v = level[w[p]]
+                if buf[p] != v:
+                    buf[p] = v
+                    changed = True
+                p += 1
+                v = level[w[p]]
+                if buf[p] != v:
+                    buf[p] = v
+                    changed = True
 
 
 class Frame:
@@ -139,14 +158,46 @@ class Frame:
         self.frame = bytearray(n)   # colour code per LED, being drawn
         self.shown = bytearray(n)   # what the strip was last given
         self.blank = bytes(n)
+        self._flushes = self._flush_loop()
 
     def flush(self):
-        # the LEDs whose code changed, in their colours, to the strip, then the strip shown
+        """The LEDs whose code changed, in their colours, to the strip, then the strip shown."""
+        next(self._flushes)
+
+    # A generator, so that its frame (the strip's buffers held as locals: too many for
+    # MicroPython's C stack, an ordinary call would put it on the heap every time) is made
+    # once; each pass allocates nothing. Strip.put written out per changed LED, with the
+    # strip's bytes at the last show's level written at once: a call per LED, with its
+    # attribute look-ups, and a second pass over the LEDs set cost as much as the look for
+    # changes over the frame. (Should the new total change the strip's brightness * scale,
+    # show() rewrites every LED at the new one.)
+    def _flush_loop(self):
+        i = j = c = t = v = 0  # first: one-byte opcodes reach locals 0-15
         f = self.frame
         shown = self.shown
-        if f != shown:
-            for i in range(len(f)):
-                if f[i] != shown[i]:
-                    self.strip.put(self.palette[f[i]], i)
-            shown[:] = f
-        self.strip.show()
+        palette = self.palette
+        strip = self.strip
+        w = strip.want
+        buf = strip.np.buf
+        level = strip.level
+        bpp = strip.bpp
+        o0, o1, o2 = strip.order[0], strip.order[1], strip.order[2]
+        while True:
+            if f != shown:
+                t = strip.total
+                for i in range(len(f)):
+                    if f[i] != shown[i]:
+                        c = palette[f[i]]
+                        j = bpp * i
+                        t += c[0] + c[1] + c[2] - w[j] - w[j + 1] - w[j + 2]
+                        w[j + o0] = c[0]
+                        w[j + o1] = c[1]
+                        w[j + o2] = c[2]
+                        buf[j + o0] = level[c[0]]
+                        buf[j + o1] = level[c[1]]
+                        buf[j + o2] = level[c[2]]
+                strip.total = t
+                strip.written = True
+                shown[:] = f
+            strip.show()
+            yield

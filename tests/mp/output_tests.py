@@ -73,6 +73,49 @@ def test_show_writes_only_when_something_changed():
     check(w.led_writes == n + 1, "the change was not sent")
 
 
+def test_a_frames_codes_reach_the_strip_scaled_and_limited_and_only_changes_are_sent():
+    # a view's Frame hands the strip the LEDs whose code changed, their bytes written at the
+    # brightness and scale of the last show; a frame over budget rescales every LED, one back
+    # under it too (the colours are the palette's, scaled as Strip.show's own model)
+    from firmware.hal.leds import Frame
+    w, b = fresh(5)
+    s = b.leds
+    s.brightness = 128
+    palette = [(0, 0, 0), (255, 0, 0), (0, 200, 0), (255, 255, 255)]
+    fr = Frame(s, s.n, palette)
+    fr.frame[b.led_index("5")] = 1
+    fr.frame[b.led_index("seat:blue")] = 2
+    fr.flush()
+    check(w.led_colours["5"] == [128, 0, 0], "space 5 shows %r" % (w.led_colours["5"],))
+    check(w.led_colours["seat:blue"] == [0, 100, 0], "seat %r" % (w.led_colours["seat:blue"],))
+    n = w.led_writes
+    fr.flush()
+    check(w.led_writes == n, "an unchanged frame was sent")
+    fr.frame[b.led_index("5")] = 0  # at the same brightness and scale: only these two change
+    fr.frame[b.led_index("7")] = 1
+    fr.flush()
+    check(w.led_writes == n + 1 and w.led_colours["7"] == [128, 0, 0] and
+          w.led_colours["5"] == [0, 0, 0], "moved to 7: %d writes, 7 %r, 5 %r" % (
+              w.led_writes - n, w.led_colours["7"], w.led_colours["5"]))
+    s.brightness = 255
+    for i in range(s.n):
+        fr.frame[i] = 3
+    fr.flush()
+    budget = w.pins["power"]["led_budget_ma"]
+    check(s.scale < 255 and strip_ma(w, b) <= budget, "white board: scale %d, %d mA" % (
+        s.scale, strip_ma(w, b)))
+    colours = set(tuple(rgb) for rgb in w.led_colours.values())
+    check(len(colours) == 1 and len(set(colours.pop())) == 1, "not one grey: %r" % (colours,))
+    for i in range(s.n):
+        fr.frame[i] = 0
+    fr.frame[b.led_index("6")] = 1
+    fr.flush()
+    check(s.scale == 255 and w.led_colours["6"] == [255, 0, 0], "back under budget: %d, %r" % (
+        s.scale, w.led_colours["6"]))
+    lit = [name for name in w.led_colours if w.led_colours[name] != [0, 0, 0]]
+    check(lit == ["6"], "lit: %r" % (lit,))
+
+
 def poll_for(button, ms, step=20):  # the loop polls once a scan, 20 ms apart
     out = []
     for _ in range(ms // step):

@@ -12,7 +12,7 @@
 # must come off, and the steps left must still be playable. When all four are used, it is done.
 from shared_rules import movegen
 from shared_rules.hints import Hints
-from shared_rules.apply import changes
+from shared_rules.apply import changes, CHANGES_BYTES
 from shared_rules.move import Move
 from shared_rules.cards import SPLIT
 from firmware.hal.scanner import UP, DOWN, NAMES
@@ -56,6 +56,15 @@ _MAX_CHANGED = const(3)
 _MAX_COUNT = const(13)  # the furthest a card moves a piece (the 13): a longer way round
                         # is the other way
 _NONE = const(255)  # no sensor (boards have fewer than 255)
+# the rules core's changes() of the move an outline is made of, written here (one buffer: a
+# card's outlines are made one at a time), and where it puts what (shared_rules/apply.py CH_*,
+# folded here: an imported name is a look-up in a dict at every use; the judge's tests of
+# knock-outs and entries fail where they differ)
+_CH = bytearray(CHANGES_BYTES)
+_CH_SQUARES = const(0)
+_CH_SQUARE = const(1)
+_CH_AREAS = const(7)
+_CH_AREA = const(8)
 _OUTLINE_CHUNK = const(8)  # outlines per bytearray (160 bytes on the 6-seat board): no array of 80
 # how an outline stands against the board (WholeMove._against)
 _O_NO = const(0)         # the board has left it
@@ -111,10 +120,12 @@ class WholeMove:
             blank[_O_BAND + j] = NO_BAND
         blank[_O_VIA] = _NONE
         blank[_O_COUNTS:] = self.pre_count
-        self.blank = blank
+        self.blank = bytes(blank)
         # the same walk collects the card's hints for the LEDs: no second walk of its moves
         self.hints = Hints(st, k)
-        movegen.moves(st, k, self._outline)
+        w = self._outline_writer()
+        next(w)  # to its first yield: ready for send()
+        movegen.moves(st, k, lambda a, b: w.send(a << 16 | b))
         self.move = None
         self.bad = []
         self.found = [0] * _FOUND_N  # small ints: set in place, nothing allocated
@@ -151,57 +162,66 @@ class WholeMove:
     def fired(self):
         return []  # one piece moves: at most one meeting point, no order to choose
 
-    # The calls per outline (_outline and _squares when a card is played; _covers, _against,
-    # _areas and _passes while its move is judged: up to 80 outlines a card) keep their frames
-    # within MicroPython's 11 words (docs/measuring.md, "Frames"): a bigger one would be
-    # allocated on the heap at every call. Their while loops visit the squares last first: a
-    # for loop holds two or four words more, and none of them depends on the order.
-    def _outline(self, a, b):
-        # what move (a, b) changes on the board (the rules core's occupancy view of it), in
-        # sensors; a card's outlines are all listed when it is played
-        self.hints.visit(a, b)
-        ch = changes(self.st, self.act, a, b)
-        o = self.noutlines % _OUTLINE_CHUNK * self.size  # where it starts in the last chunk
-        if not o:
-            self.outlines.append(bytearray(self.size * _OUTLINE_CHUNK))
-        r = self.outlines[-1]
-        r[o:o + self.size] = self.blank
-        self.noutlines += 1
-        r[o + _O_A] = a
-        r[o + _O_B] = b >> 8
-        r[o + _O_B + 1] = b & 0xFF
-        if not self.swap and movegen.jump_of(b) >= 0:
-            r[o + _O_VIA] = self.places.sensor[movegen.dest_of(b)]
-        self._squares(o, ch, a)
+    # The calls per outline while its move is judged (_covers, _against, _areas and _passes:
+    # up to 80 outlines a card) keep their frames within MicroPython's 11 words
+    # (docs/measuring.md, "Frames"): a bigger one would be allocated on the heap at every call.
+    # Their while loops visit the squares last first: a for loop holds two or four words more,
+    # and none of them depends on the order.
 
-    def _squares(self, o, ch, a):
-        # the squares of the last chunk's outline at o (ch: the rules core's changes, (board,
-        # areas), of the move of piece a): sensors, occupancy after it and, in a ranked game,
-        # the rank each shows
-        r = self.outlines[-1]
-        r[o + _O_N] = len(ch[0])
-        j = len(ch[0])
-        while j:
-            j -= 1
-            r[o + _O_SENSOR + j] = self.places.sensor[ch[0][j][0]]
-            r[o + _O_AFTER + j] = ch[0][j][1]
-            if self.ranked and ch[0][j][1]:
-                p = a  # the mover lands; a swap's squares trade their pieces
-                if self.swap and ch[0][j][0] == self.st.pos[a]:
-                    p = r[o + _O_B] << 8 | r[o + _O_B + 1]
-                r[o + _O_BAND + j] = self.st.lay.piece_slot[p]
-        if ch[1]:  # pieces into play or knocked out
-            self._areas_after(o, ch)
-
-    def _areas_after(self, o, ch):
-        # the last chunk's outline at o: its start areas' counts after the move (ch[1]:
-        # (colour, pieces after - before))
-        r = self.outlines[-1]
-        areas = ch[1]
-        j = len(areas)
-        while j:
-            j -= 1
-            r[o + _O_COUNTS + areas[j][0]] += areas[j][1]
+    # The outlines are written as the rules core's walk of the card's moves visits them, sent
+    # here as a << 16 | b: what move (a, b) changes on the board (the rules core's occupancy
+    # view of it, changes()), in sensors: the squares, their occupancy after it and, in a
+    # ranked game, the rank each shows; the start areas' counts after it. A generator, so that
+    # its frame, holding what every outline needs as locals, is made once a card: an ordinary
+    # call with them would put its frame on the heap at every move, and the attribute look-ups
+    # instead cost more than the rest of the work.
+    def _outline_writer(self):
+        a = b = o = j = e = n = 0  # first: one-byte opcodes reach locals 0-15
+        r = None
+        st = self.st
+        act = self.act
+        visit = self.hints.visit  # the card's hints: collected on the same walk
+        sensor = self.places.sensor
+        pos = st.pos
+        slot = st.lay.piece_slot
+        ranked = self.ranked
+        swap = self.swap
+        size = self.size
+        blank = self.blank * _OUTLINE_CHUNK  # a new chunk, every outline in it blank
+        outlines = self.outlines
+        ch = _CH
+        while True:
+            a = yield
+            b = a & 0xFFFF
+            a >>= 16
+            visit(a, b)
+            changes(st, act, a, b, ch)
+            o = n % _OUTLINE_CHUNK * size  # where it starts in the last chunk
+            if not o:
+                r = bytearray(blank)
+                outlines.append(r)
+            n += 1
+            self.noutlines = n
+            r[o + _O_A] = a
+            r[o + _O_B] = b >> 8
+            r[o + _O_B + 1] = b & 0xFF
+            if not swap and movegen.jump_of(b) >= 0:
+                r[o + _O_VIA] = sensor[movegen.dest_of(b)]
+            j = ch[_CH_SQUARES]
+            r[o + _O_N] = j
+            while j:
+                j -= 1
+                e = _CH_SQUARE + 2 * j  # (square, occupied after)
+                r[o + _O_SENSOR + j] = sensor[ch[e]]
+                r[o + _O_AFTER + j] = ch[e + 1]
+                if ch[e + 1] and ranked:
+                    # the piece it shows: the mover lands; a swap's squares trade their pieces
+                    r[o + _O_BAND + j] = slot[b if swap and ch[e] == pos[a] else a]
+            j = ch[_CH_AREAS]
+            while j:  # pieces into play or knocked out
+                j -= 1
+                e = o + _O_COUNTS + ch[_CH_AREA + 2 * j]  # (colour, pieces after - before + 1)
+                r[e] = r[e] + ch[_CH_AREA + 2 * j + 1] - 1
 
     def _outline_at(self, g):
         """Outline g: (its bytearray, where it starts there)."""
@@ -285,12 +305,19 @@ class WholeMove:
         for k in range(_FOUND_N):
             f[k] = 0
         size = self.size
+        touched = self.board[1]
         g = -1
         for r in self.outlines:
             for o in range(0, min(self.noutlines - g - 1, _OUTLINE_CHUNK) * size, size):
                 g += 1
-                if not _covers(r, o, moved):
-                    continue  # most outlines: a small call, no frame on the heap
+                if moved:
+                    if not _covers(r, o, moved):
+                        continue  # most outlines: a small call, no frame on the heap
+                elif f[_F_UNTOUCHED_MORE] and f[_F_GROWING] and not _touches(r, o, touched):
+                    # nothing moved (a piece put back) and no square of it touched: it can
+                    # only be growing or complete but for untouched squares, and what those
+                    # decide is known already (a swap's put back: 60 of its 80 outlines)
+                    continue
                 state = self._against(r, o)
                 if state == _O_COMPLETE:
                     self._note(_F_COMPLETE, g)
@@ -481,6 +508,16 @@ class WholeMove:
                 out.append(i)
                 self.rank_want.append(r[o + _O_BAND + j])
         return out
+
+def _touches(r, o, touched):
+    """Whether the outline at r[o:] changes a touched sensor."""
+    k = r[o + _O_N]
+    while k:
+        k -= 1
+        if touched[r[o + _O_SENSOR + k]]:
+            return True
+    return False
+
 
 def _covers(r, o, squares):
     """Whether the outline at r[o:] changes (or passes) every sensor in squares. (Called for

@@ -518,13 +518,11 @@ class Referee:
         sh = self.shown
         st = self.st
         sh.menu = None
-        sh.special = []
         sh.seat = st.to_move if st is not None else -1
         sh.lights = move_lights.NONE
-        sh.spots = []
-        sh.steps = []
-        sh.todo = []
-        sh.bad = []
+        # nothing lit of each kind (one empty tuple: five lists made at every redraw were heap
+        # garbage); a list only where a kind is filled in below
+        sh.special = sh.spots = sh.steps = sh.todo = sh.bad = ()
         sh.accepted = -1
         sh.draw = self.drawing
         if st is None:
@@ -535,6 +533,8 @@ class Referee:
             # (the move waits for them)
             sh.lights = self.lights
             n = len(self.lights.areas)
+            if n:
+                sh.spots = []
             k = 0
             while k < n:  # (a for loop's four words more would put this frame on the heap)
                 self._publish_spots(sh, self.lights.areas[k])
@@ -562,6 +562,7 @@ class Referee:
         # what the players must change at each sensor that differs (ranked: a ranked game's
         # board, where the right kind of piece may be of the wrong rank)
         n = len(self.diffs)
+        sh.todo = []
         k = 0
         while k < n:
             sh.todo.append(self._todo(self.diffs[k], ranked))

@@ -32,6 +32,10 @@ TARGET_CODE = bytes([TARGET, KNOCK, HOME, MEET])  # by move_lights kind
 assert (move_lights.TARGET, move_lights.KNOCK, move_lights.HOME, move_lights.MEET) == (0, 1, 2, 3)
 TODO_CODE = {places.PUT: PUT, places.TAKE: TAKE, places.TURN: TURN, places.EXCHANGE: EXCHANGE,
              places.FAULT: FAULT}
+_DARK = const(255)  # a code _pairs leaves unpainted
+# the same while the blink is off: a sensor that reads nonsense blinks
+TODO_CODE_OFF = {places.PUT: PUT, places.TAKE: TAKE, places.TURN: TURN,
+                 places.EXCHANGE: EXCHANGE, places.FAULT: _DARK}
 
 
 class View(Frame):
@@ -68,13 +72,13 @@ class View(Frame):
         if sh.spots:
             _paint(f, los, sh.spots, MOVABLE)
         if sh.lights.targets:
-            self._pairs(sh.lights.targets, TARGET_CODE, True)
+            _pairs(f, los, sh.lights.targets, TARGET_CODE)
         if sh.steps:
             _paint(f, los, sh.steps, STEPS)
         if blink_on and sh.bad:
             _paint(f, los, sh.bad, TAKE)
         if sh.todo:
-            self._pairs(sh.todo, TODO_CODE, blink_on)
+            _pairs(f, los, sh.todo, TODO_CODE if blink_on else TODO_CODE_OFF)
         self.flush()
 
     def _menu(self, sh):
@@ -82,18 +86,16 @@ class View(Frame):
             self.frame[self.seat_led[c]] = _SEAT0 + c
         _paint(self.frame, self.led_of_sensor, sh.special, MEET)
 
-    def _pairs(self, pairs, codes, blink_on):
-        # the LEDs under pairs' sensors, each in the colour codes[its kind]; a faulty sensor's
-        # (FAULT) only while blink_on
-        n = len(pairs)
-        k = 0
-        while k < n:
-            i, c = pairs[k]
-            c = codes[c]
-            if c != FAULT or blink_on:
-                i = self.led_of_sensor[i]
-                self.frame[i] = c
-            k += 1
+
+def _pairs(f, los, pairs, codes):
+    # the LEDs under pairs' sensors (los: the LED under each sensor), each in the colour
+    # codes[its kind] (_DARK: left as it is), in frame f
+    k = 0
+    while k < len(pairs):
+        c = codes[pairs[k][1]]
+        if c != _DARK:
+            f[los[pairs[k][0]]] = c
+        k += 1
 
 
 def _paint(f, los, sensors, code):
