@@ -6,13 +6,12 @@
 #
 # A view hands the strip only the LEDs whose colour changed (Frame below) on every redraw (up
 # to 5 times a second), so the work here follows the LEDs changed, not the length of the strip:
-# show() rewrites only the LEDs set since the last show (all of them only when the brightness
-# or the limiter's factor changes); a view's Frame writes the bytes of the LEDs it changes as it
-# sets them, at the last show's level, and show() sends them.
+# each LED set has its bytes written into the strip's buffer at once, at the last show's
+# brightness and scale (`level`), and show() sends the buffer when a byte went in; only a new
+# brightness or limiter factor rewrites every LED.
 #
 # The methods called per LED or per redraw keep their frames within MicroPython's 11 words
 # (docs/measuring.md, "Frames"): a bigger one is allocated on the heap at every call.
-from array import array
 
 
 class Strip:
@@ -34,43 +33,28 @@ class Strip:
         self.idle_ma = idle_ma
         self.estimate_ma = 0
         self.scale = 255  # the limiter's factor (255 = no limiting)
-        # the first bytes (in `want`) of the LEDs set since the last show() (the first ndirty):
-        # a table made once, since a list grown to the whole strip when every LED changes would
-        # ask a fragmented heap for one large block
-        self.dirty = array("H", bytes(2 * self.n))
-        self.ndirty = 0
-        self.is_dirty = bytearray(self.n)  # per LED
-        self.clean = bytes(self.n)         # is_dirty after a show()
-        self.shown_k = -1                  # brightness * scale of the last show()
+        self.shown_k = -1  # brightness * scale of the last show()
         # each full-scale byte at that brightness * scale: a look-up per byte written, not a
         # multiplication and a division
         self.level = bytearray(256)
-        # whether bytes went into the strip's buffer at `level` since the last show(), by a
-        # Frame's flush (which writes them as it sets them: a new brightness or scale rewrites
-        # every LED anyway)
-        self.written = False
-        self.total = 0                     # sum of every channel of `want`
-        self._writes = self._write_loop()
-        next(self._writes)  # to its first yield
+        self.written = False  # whether a byte went into the strip's buffer since the last show
+        self.total = 0  # sum of every channel of `want`
 
     def set(self, i, r, g, b):
         self.put((r, g, b), i)
 
     def put(self, rgb, i):
-        """LED i wants colour rgb (r, g, b at full scale). (The colour first: so the frame's
-        call per changed LED keeps its frame on the C stack, Frame.flush.)"""
+        """LED i wants colour rgb (r, g, b at full scale). (A Frame writes its LEDs the same
+        way without a call each: Frame._flush_loop.)"""
         w = self.want
         j = self.bpp * i
         o = self.order
         # (assigned, not +=: an attribute's += holds two more values on the stack)
         self.total = self.total + rgb[0] + rgb[1] + rgb[2] - w[j] - w[j + 1] - w[j + 2]
-        w[j + o[0]] = rgb[0]
-        w[j + o[1]] = rgb[1]
-        w[j + o[2]] = rgb[2]
-        if not self.is_dirty[i]:
-            self.is_dirty[i] = 1
-            self.dirty[self.ndirty] = j
-            self.ndirty += 1
+        for k in range(3):
+            w[j + o[k]] = rgb[k]
+            self.np.buf[j + o[k]] = self.level[rgb[k]]
+        self.written = True
 
     def current_ma(self, scale):
         """Estimated strip current at brightness * scale / 255 (WS2812B: each channel draws
@@ -80,7 +64,8 @@ class Strip:
             self.n * self.idle_ma
 
     def show(self):
-        """Writes the colours; returns the estimated current in mA after limiting."""
+        """Sends the colours, when a byte changed; returns the estimated current in mA after
+        limiting."""
         scale = 255
         est = self.current_ma(255)
         idle = self.n * self.idle_ma
@@ -92,57 +77,23 @@ class Strip:
         k = self.brightness * scale
         if k != self.shown_k:
             self.shown_k = k
-            self._all_dirty(k)
-        changed = next(self._writes) or self.written
-        self.written = False
-        self.ndirty = 0
-        self.is_dirty[:] = self.clean
-        if changed:
+            self._rewrite(k)
+        if self.written:
+            self.written = False
             self.np.write()
         return est
 
-    def _all_dirty(self, k):
-        # a new brightness or limiter factor k: every LED's bytes change
-        for v in range(256):
-            self.level[v] = v * k // 65025
-        for i in range(self.n):
-            if not self.is_dirty[i]:
-                self.is_dirty[i] = 1
-                self.dirty[self.ndirty] = self.bpp * i
-                self.ndirty += 1
-
-    # A generator, answering at each show whether a byte of the strip changed: so that its
-    # frame, with the buffers as locals, is made once (an ordinary call with these locals
-    # would put its frame on the heap every time). It writes the dirty LEDs' bytes at the
-    # show's brightness and scale (`level`) into the strip's buffer, the last dirty LED first.
-    def _write_loop(self):
-        d = p = v = 0  # first: one-byte opcodes reach locals 0-15
-        buf = self.np.buf
-        w = self.want
-        dirty = self.dirty
+    def _rewrite(self, k):
+        # a new brightness or limiter factor k: every LED's bytes at it
         level = self.level
-        changed = False
-        while True:
-            yield changed
-            changed = False
-            d = self.ndirty
-            while d:
-                d -= 1
-                p = dirty[d]
-                v = level[w[p]]
-                if buf[p] != v:
-                    buf[p] = v
-                    changed = True
-                p += 1
-                v = level[w[p]]
-                if buf[p] != v:
-                    buf[p] = v
-                    changed = True
-                p += 1
-                v = level[w[p]]
-                if buf[p] != v:
-                    buf[p] = v
-                    changed = True
+        for v in range(256):
+            level[v] = v * k // 65025
+        w = self.want
+        buf = self.np.buf
+        for p in range(len(w)):
+            if buf[p] != level[w[p]]:
+                buf[p] = level[w[p]]
+                self.written = True
 
 
 class Frame:
@@ -166,11 +117,10 @@ class Frame:
 
     # A generator, so that its frame (the strip's buffers held as locals: too many for
     # MicroPython's C stack, an ordinary call would put it on the heap every time) is made
-    # once; each pass allocates nothing. Strip.put written out per changed LED, with the
-    # strip's bytes at the last show's level written at once: a call per LED, with its
-    # attribute look-ups, and a second pass over the LEDs set cost as much as the look for
-    # changes over the frame. (Should the new total change the strip's brightness * scale,
-    # show() rewrites every LED at the new one.)
+    # once; each pass allocates nothing. Strip.put written out per changed LED: a call per
+    # LED, with its attribute look-ups, cost as much as the look for changes over the frame.
+    # (Should the new total change the strip's brightness * scale, show() rewrites every LED
+    # at the new one.)
     def _flush_loop(self):
         i = j = c = t = v = 0  # first: one-byte opcodes reach locals 0-15
         f = self.frame

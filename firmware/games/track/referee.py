@@ -19,7 +19,6 @@ from shared_rules.move import Move, permutations
 from shared_rules.state import new_game
 from firmware.games.track import judge as judge_mod
 from firmware.games.track.places import NO_BAND
-from firmware.store import FORMAT, Offsets, record_parts
 from firmware.hal.scanner import EMPTY, FAULT
 from shared_rules.ranks import RANKS
 
@@ -87,27 +86,7 @@ class Referee:
         """A new game of `game` (a rules variant on this board; default the one played last).
         The players then set the board up; in a ranked game each player puts a piece of their
         choice on the start space, and the board reads which when the setup is done."""
-        if game is not None:
-            self.game = game
-            self.cards = game.cards
-        lay = self.lay
-        seat_idx = None if seats is None else [lay.cidx[c] for c in seats]
-        d = None if dealer is None else lay.cidx[dealer]
-        st = new_game(self.game, players, seat_idx, d)
-        self.header = {"format": FORMAT, "game": self.game.name, "layout": lay.name,
-                       "players": players, "seats": [lay.colours[c] for c in st.seats],
-                       "dealer": self._c(st.dealer)}
-        self.recheck[:] = self.untouched
-        if not self.game.ranked:
-            self.store.new(self.header)  # a ranked game's once the starting pieces are read
-        self.st = st
-        self.turns = Offsets()
-        self._set_phase("setup")
-        # one event for a game begun from the console or the board's menu alike
-        self.out({"event": "new_game", "game": self.game.name, "layout": lay.name,
-                  "players": players, "seats": self.header["seats"],
-                  "dealer": self.header["dealer"]})
-        self._refresh()
+        return ondemand.call(RARE, "start", self, players, seats, dealer, game)
 
     def _c(self, colour):
         return self.lay.colours[colour]
@@ -494,18 +473,7 @@ class Referee:
 
     # -- passing and undo ----------------------------------------------------------------
     def pass_turn(self):
-        if self.phase not in ("await_card", "round_end") or self.st is None:
-            return False
-        seat = self._c(self.st.to_move)
-        new, events = rules_apply(self.st, Move(-1, -1))
-        turn = {"seat": seat, "move": {"pass": True}}
-        self.turns.append(self.store.append(turn))
-        self.out({"event": "pass", "seat": seat})
-        self._announce(events)
-        self.cands = [(Move(-1, -1), new, events)]
-        self.saved = True
-        self._finish(self.cands[0])
-        return True
+        return ondemand.call(RARE, "pass_turn", self)
 
     def undo(self):
         return ondemand.call(RARE, "undo", self)
@@ -575,7 +543,7 @@ class Referee:
         return ondemand.call(RARE, "public_view", self)
 
     def export_parts(self):
-        return record_parts(self.store, self.header, self.turns)
+        return ondemand.call(RARE, "export_parts", self)
 
 
 def before_meetings(events):

@@ -18,7 +18,7 @@ from firmware.console import Console
 from firmware.games.track.places import Places
 from firmware.games.track.referee import Referee
 from firmware.gamelog import Store
-from firmware.store import Guarded
+from firmware.store import FORMAT, Guarded
 from firmware.cardmap import CardMap
 from firmware.games.track.view import View
 from firmware.hal.leds import Strip
@@ -68,7 +68,7 @@ def outputs(st, script):
     ref = boot()
     ref.st = st
     # saved as a game begun at st (new_game below gives st), so a power cut resumes it
-    ref.header = {"format": referee.FORMAT, "game": "agent-dog", "layout": LAY.name,
+    ref.header = {"format": FORMAT, "game": "agent-dog", "layout": LAY.name,
                   "players": st.players, "seats": [LAY.colours[c] for c in st.seats],
                   "dealer": LAY.colours[st.dealer]}
     ref.store.new(ref.header)
