@@ -246,19 +246,24 @@ class Scanner:
                                 rank_scans if c == s and (code >> 2) - 1 > band[i] else stable):
                             count[i] = n
                             continue
-                        state[i] = c
-                        if ranked:
-                            band[i] = (code >> 2) - 1 if code >= 4 else NO_BAND
-                        count[i] = 0
-                        changed[nch] = i
-                        nch += 1
-                        self._band(i)
+                        nch = self._report(i, c, code, nch)
                     base += nmux
                 if banks:
                     banks[bk].value(1)
             self.nchanged = nch
             self.scans += 1
             yield nch
+
+    def _report(self, i, c, code, nch):
+        # sensor i's new class c counts (on a ranked board with the rank in its candidate
+        # code), the nch-th change of this scan; returns the changes so far
+        self.state[i] = c
+        if self.ranked:
+            self.band[i] = (code >> 2) - 1 if code >= 4 else NO_BAND
+        self.count[i] = 0
+        self.changed[nch] = i
+        self._band(i)
+        return nch + 1
 
     def still(self):
         """Whether no sensor is part way to a change: nothing held a new class (or rank) for

@@ -131,6 +131,14 @@ NONE = MoveLights()
 # buffers (the sensed board, what was touched, the judge). Here, not in a module of its own:
 # every track board loads both, and a module costs heap of its own.
 class Shown:
+    # a kind with nothing lit is one empty tuple, a list where the referee fills it in
+    # (annotations only: no code, no heap on a board)
+    spots: "list | tuple"
+    steps: "list | tuple"
+    todo: "list | tuple"
+    bad: "list | tuple"
+    special: "list | tuple"
+
     def __init__(self):
         self.seat = -1         # colour index of the seat to move (-1: no game)
         self.lights = NONE  # the card in play: movable pieces, a lifted one's targets

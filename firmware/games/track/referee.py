@@ -17,7 +17,7 @@ from firmware import ondemand
 from firmware.games.track import move_lights
 from shared_rules.move import Move, permutations
 from shared_rules.state import new_game
-from firmware.games.track import judge as judge_mod
+from firmware.games.track import judge as judge_mod, judging
 from firmware.games.track.places import NO_BAND
 from firmware.hal.scanner import EMPTY, FAULT
 from shared_rules.ranks import RANKS
@@ -32,9 +32,10 @@ FAULT_BYTE = bytes([FAULT])
 # 150 to 400 ms), a piece put down stays. docs/architecture.md, "Recognising moves"
 TRANSIT_MS = 600
 # the modules of the rarely run steps, imported for each call and dropped after it, not kept
-# in the heap (firmware/ondemand.py): its set-up; a game resumed at power-up, an undo, the
-# public view. A new game (start) stays: a game starts just after its variant's tables are
-# loaded, the heap's fullest moment, where a module loaded as well would need its room too
+# in the heap (firmware/ondemand.py): its set-up; a game resumed at power-up, a new game, a
+# pass, an undo, the public view and the export. (A new game starts just after its variant's
+# tables are loaded, a full moment of the heap; with it here, the whole games' smallest heaps
+# of `make bench` section 8 stayed as they were: docs/measuring.md)
 SETUP = "firmware.games.track.setup"
 RARE = "firmware.games.track.referee_rare"
 # the games by name (the registry's look-ups), loaded for each look-up the rare steps make
@@ -46,10 +47,10 @@ LOOKUP = "firmware.games.track.lookup"
 # block is never run
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable
+    from typing import Any, Callable
     from shared_rules.layout import Layout
     from firmware.games.track.places import Places
-    from firmware.store import Guarded
+    from firmware.store import Guarded, Offsets
     from firmware.cardmap import CardMap
 
 
@@ -71,6 +72,11 @@ class Referee:
     recheck: bytearray
     transit_scans: int
     shown: "move_lights.Shown"
+    # and what a new game sets (referee_rare.start)
+    game: "Any"
+    cards: "Any"
+    header: dict
+    turns: "Offsets"
 
     def __init__(self, places, store, cardmap, out, game=None):
         """store: a store.Guarded (undo asks it whether the record is whole); out: receives
@@ -287,19 +293,19 @@ class Referee:
         move of it passes (a hand carrying it on, or a placement if it stays: then taken, or
         refused, where it stands), or a piece of another rank than the move puts there (a
         rank read while a piece settles, or the wrong piece). late: it has waited."""
-        if res == judge_mod.RESTING or res == judge_mod.WRONG_RANK or (
-                res == judge_mod.ILLEGAL and self.judge.in_transit(self.sensed,
+        if res == judging.RESTING or res == judging.WRONG_RANK or (
+                res == judging.ILLEGAL and self.judge.in_transit(self.sensed,
                                                                    self.judge.bad)):
             if not late:
                 self.transit_left = self.transit_scans  # each board its own wait
-                return judge_mod.AMBIGUOUS if res == judge_mod.RESTING else judge_mod.WAIT
-            if res == judge_mod.RESTING:
-                return judge_mod.DONE
+                return judging.AMBIGUOUS if res == judging.RESTING else judging.WAIT
+            if res == judging.RESTING:
+                return judging.DONE
         return res
 
     def _refusal(self, res):
         card = self.cards.names[self.card]
-        if res == judge_mod.WRONG_RANK:  # ranks are printed on the pieces: public
+        if res == judging.WRONG_RANK:  # ranks are printed on the pieces: public
             return "the piece there reads as %s, where the %s puts %s: put that piece there" % (
                 " and ".join(["no rank" if self.bands[i] == NO_BAND else RANKS[self.bands[i]]
                               for i in self.judge.bad]),
@@ -338,19 +344,19 @@ class Referee:
         if self.phase == "await_move":
             self.lights.follow(self.sensed, self.touched)
         res = self._settling(res, late)
-        if res == judge_mod.DONE:
+        if res == judging.DONE:
             self._accept(self.judge.move)
-        elif res == judge_mod.ILLEGAL or res == judge_mod.WRONG_RANK:
+        elif res == judging.ILLEGAL or res == judging.WRONG_RANK:
             if not self.rejected or self.bad != self.judge.bad:
                 self.bad = list(self.judge.bad)
                 self.rejected = True
                 self.out({"event": "reject", "reason": self._refusal(res),
                           "locations": self._names(self.bad)})
         else:
-            if self.rejected and res == judge_mod.WAIT and not self.judge.bad:
+            if self.rejected and res == judging.WAIT and not self.judge.bad:
                 self.rejected = False
                 self.bad = []
-        self.ambiguous = res == judge_mod.AMBIGUOUS
+        self.ambiguous = res == judging.AMBIGUOUS
 
     def confirm(self):
         if self.phase == "await_move" and self.ambiguous and self.judge.move is not None:

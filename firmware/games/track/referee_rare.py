@@ -1,8 +1,8 @@
 # The track referee's rarely run steps (firmware/games/track/referee.py's Referee): the game
 # saved on flash taken up again at power-up, a new game, a pass, an undo (the game rebuilt from
-# its saved turns), and the console's public view and export (its set-up: setup.py). Imported for each call
-# and dropped after it (firmware/ondemand.py): on MicroPython's stock ESP32 build their
-# bytecode would otherwise take heap for the board's whole life. Each function takes the
+# its saved turns), and the console's public view and export (its set-up: setup.py). Imported
+# for each call and dropped after it (firmware/ondemand.py): on MicroPython's stock ESP32 build
+# their bytecode would otherwise take heap for the board's whole life. Each function takes the
 # Referee.
 from shared_rules.apply import apply as rules_apply
 from shared_rules.errors import BadInput

@@ -1,6 +1,7 @@
 # What the LEDs show: the model the referee publishes (games/track/move_lights.Shown: the
 # lights of the card in play, the squares still to change, the seat to move), from public
-# information only, never from who hides under an undercover piece. The colours are the table in firmware/README.md.
+# information only, never from who hides under an undercover piece. The colours are the table
+# in firmware/README.md.
 #
 # A redraw builds a frame of colour codes (one byte per LED) and hands only the LEDs whose code
 # changed to the strip (hal/leds.Frame).

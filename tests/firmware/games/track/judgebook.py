@@ -8,15 +8,16 @@ import json
 
 from shared_rules import position as positions
 from shared_rules.notation import to_json
-from firmware.games.track import judge
+from firmware.games.track import judge, judging
 from firmware.games.track.places import Places
 from firmware.hal.scanner import EMPTY, UP, DOWN, NO_BAND
 
 # the boards' sensor maps, by game (the ranked games on the 4-seat DOG board)
 SENSORS = {"agent-dog": "hardware/sensors.json", "dog": "hardware/variants/dog-4/sensors.json",
            "dog-royal": "hardware/variants/dog-4/sensors.json"}
-VERDICTS = {judge.WAIT: "wait", judge.DONE: "done", judge.AMBIGUOUS: "ambiguous",
-            judge.ILLEGAL: "illegal", judge.RESTING: "resting", judge.WRONG_RANK: "wrong_rank"}
+VERDICTS = {judging.WAIT: "wait", judging.DONE: "done", judging.AMBIGUOUS: "ambiguous",
+            judging.ILLEGAL: "illegal", judging.RESTING: "resting",
+            judging.WRONG_RANK: "wrong_rank"}
 _HERE = "tests/firmware/games/track/judgebook.py"
 _INDEX = {}
 
