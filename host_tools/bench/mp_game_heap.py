@@ -146,7 +146,7 @@ def deck(cards):
 
 def present(hands, st, mv):
     """The players make move mv of position st on the board, as hands do it."""
-    from shared_rules import movegen, split
+    from shared_rules import movegen
     lay = st.lay
     work = st.copy()
     if mv.act == movegen.SWAP or mv.act == movegen.SWAP_OWN:
@@ -169,6 +169,9 @@ def present(hands, st, mv):
             put(work, mv.a, j)
             hands.show(work)
     else:
+        # (imported here, as the firmware loads it with the first split: a DOG board never
+        # plays one, and the harness's imports in play count in the figure)
+        from shared_rules import split
         sp = split.Split(st, st.plays(st.to_move))
         total = st.game.cards.steps[movegen.effective(st, mv.card)][0]
         steps = split.unpack(mv.a, total)
