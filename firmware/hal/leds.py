@@ -52,9 +52,10 @@ class Strip:
         # (assigned, not +=: an attribute's += holds two more values on the stack)
         self.total = self.total + rgb[0] + rgb[1] + rgb[2] - w[j] - w[j + 1] - w[j + 2]
         for k in range(3):
-            w[j + o[k]] = rgb[k]
-            self.np.buf[j + o[k]] = self.level[rgb[k]]
-        self.written = True
+            if w[j + o[k]] != rgb[k]:  # (the same colour again sends nothing)
+                w[j + o[k]] = rgb[k]
+                self.np.buf[j + o[k]] = self.level[rgb[k]]
+                self.written = True
 
     def current_ma(self, scale):
         """Estimated strip current at brightness * scale / 255 (WS2812B: each channel draws
@@ -122,7 +123,8 @@ class Frame:
     # (Should the new total change the strip's brightness * scale, show() rewrites every LED
     # at the new one.)
     def _flush_loop(self):
-        i = j = c = t = v = 0  # first: one-byte opcodes reach locals 0-15
+        i = j = c = t = 0  # first: one-byte opcodes reach locals 0-15
+        sent = False
         f = self.frame
         shown = self.shown
         palette = self.palette
@@ -135,10 +137,13 @@ class Frame:
         while True:
             if f != shown:
                 t = strip.total
+                sent = False
                 for i in range(len(f)):
                     if f[i] != shown[i]:
                         c = palette[f[i]]
                         j = bpp * i
+                        if w[j + o0] == c[0] and w[j + o1] == c[1] and w[j + o2] == c[2]:
+                            continue  # another code of the same colour: nothing to send
                         t += c[0] + c[1] + c[2] - w[j] - w[j + 1] - w[j + 2]
                         w[j + o0] = c[0]
                         w[j + o1] = c[1]
@@ -146,8 +151,10 @@ class Frame:
                         buf[j + o0] = level[c[0]]
                         buf[j + o1] = level[c[1]]
                         buf[j + o2] = level[c[2]]
+                        sent = True
                 strip.total = t
-                strip.written = True
+                if sent:
+                    strip.written = True
                 shown[:] = f
             strip.show()
             yield

@@ -21,7 +21,7 @@
 # settles) counts after `stable` scans like a piece put down; a rank that falls after
 # `rank_scans` (8, 160 ms: a slow lift passes the smaller ranks too). What stays undecidable
 # (a hand holding a piece still a few mm up reads as a smaller rank) the referee's judge
-# covers: a piece enters play as the rank that left its start area. A hysteresis lies around
+# covers: a piece that enters as a rank its start area still reads waits (judge._rank_stayed). A hysteresis lies around
 # each band's edges, and a rank that changes is a change of that sensor. Boards with more
 # multiplexers than ADC pins enable one bank of multiplexers at a time (their E inputs, active
 # low) and read every bank in turn.

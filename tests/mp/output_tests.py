@@ -64,6 +64,9 @@ def test_show_writes_only_when_something_changed():
     n = w.led_writes
     s.show()
     check(w.led_writes == n, "an unchanged frame was sent")
+    s.set(7, 10, 20, 30)  # the same colour again
+    s.show()
+    check(w.led_writes == n, "the same colour again was sent")
     before = bytes(b.leds.np.buf)
     s.set(9, 0, 255, 0)
     s.show()
@@ -81,7 +84,7 @@ def test_a_frames_codes_reach_the_strip_scaled_and_limited_and_only_changes_are_
     w, b = fresh(5)
     s = b.leds
     s.brightness = 128
-    palette = [(0, 0, 0), (255, 0, 0), (0, 200, 0), (255, 255, 255)]
+    palette = [(0, 0, 0), (255, 0, 0), (0, 200, 0), (255, 255, 255), (255, 0, 0)]
     fr = Frame(s, s.n, palette)
     fr.frame[b.led_index("5")] = 1
     fr.frame[b.led_index("seat:blue")] = 2
@@ -91,6 +94,9 @@ def test_a_frames_codes_reach_the_strip_scaled_and_limited_and_only_changes_are_
     n = w.led_writes
     fr.flush()
     check(w.led_writes == n, "an unchanged frame was sent")
+    fr.frame[b.led_index("5")] = 4  # another code of the same colour (a knock-out's red)
+    fr.flush()
+    check(w.led_writes == n, "a code of the same colour was sent")
     fr.frame[b.led_index("5")] = 0  # at the same brightness and scale: only these two change
     fr.frame[b.led_index("7")] = 1
     fr.flush()

@@ -17,6 +17,7 @@ from firmware import ondemand
 from firmware.games.track import move_lights
 from shared_rules.move import Move, permutations
 from shared_rules.state import new_game
+from firmware.store import FORMAT, Offsets
 from firmware.games.track import judge as judge_mod, judging
 from firmware.games.track.places import NO_BAND
 from firmware.hal.scanner import EMPTY, FAULT
@@ -32,10 +33,10 @@ FAULT_BYTE = bytes([FAULT])
 # 150 to 400 ms), a piece put down stays. docs/architecture.md, "Recognising moves"
 TRANSIT_MS = 600
 # the modules of the rarely run steps, imported for each call and dropped after it, not kept
-# in the heap (firmware/ondemand.py): its set-up; a game resumed at power-up, a new game, a
-# pass, an undo, the public view and the export. (A new game starts just after its variant's
-# tables are loaded, a full moment of the heap; with it here, the whole games' smallest heaps
-# of `make bench` section 8 stayed as they were: docs/measuring.md)
+# in the heap (firmware/ondemand.py): its set-up; a game resumed at power-up, a pass, an undo,
+# the public view and the export. A new game (start) stays: a game starts just after its
+# variant's tables are loaded, the heap's fullest moment, where a module loaded as well would
+# need its room too
 SETUP = "firmware.games.track.setup"
 RARE = "firmware.games.track.referee_rare"
 # the games by name (the registry's look-ups), loaded for each look-up the rare steps make
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     from typing import Any, Callable
     from shared_rules.layout import Layout
     from firmware.games.track.places import Places
-    from firmware.store import Guarded, Offsets
+    from firmware.store import Guarded
     from firmware.cardmap import CardMap
 
 
@@ -72,7 +73,7 @@ class Referee:
     recheck: bytearray
     transit_scans: int
     shown: "move_lights.Shown"
-    # and what a new game sets (referee_rare.start)
+    # and what a new game sets (start)
     game: "Any"
     cards: "Any"
     header: dict
@@ -92,7 +93,27 @@ class Referee:
         """A new game of `game` (a rules variant on this board; default the one played last).
         The players then set the board up; in a ranked game each player puts a piece of their
         choice on the start space, and the board reads which when the setup is done."""
-        return ondemand.call(RARE, "start", self, players, seats, dealer, game)
+        if game is not None:
+            self.game = game
+            self.cards = game.cards
+        lay = self.lay
+        seat_idx = None if seats is None else [lay.cidx[c] for c in seats]
+        d = None if dealer is None else lay.cidx[dealer]
+        st = new_game(self.game, players, seat_idx, d)
+        self.header = {"format": FORMAT, "game": self.game.name, "layout": lay.name,
+                       "players": players, "seats": [lay.colours[c] for c in st.seats],
+                       "dealer": self._c(st.dealer)}
+        self.recheck[:] = self.untouched
+        if not self.game.ranked:
+            self.store.new(self.header)  # a ranked game's once the starting pieces are read
+        self.st = st
+        self.turns = Offsets()
+        self._set_phase("setup")
+        # one event for a game begun from the console or the board's menu alike
+        self.out({"event": "new_game", "game": self.game.name, "layout": lay.name,
+                  "players": players, "seats": self.header["seats"],
+                  "dealer": self.header["dealer"]})
+        self._refresh()
 
     def _c(self, colour):
         return self.lay.colours[colour]

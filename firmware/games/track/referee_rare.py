@@ -1,8 +1,8 @@
 # The track referee's rarely run steps (firmware/games/track/referee.py's Referee): the game
-# saved on flash taken up again at power-up, a new game, a pass, an undo (the game rebuilt from
-# its saved turns), and the console's public view and export (its set-up: setup.py). Imported
-# for each call and dropped after it (firmware/ondemand.py): on MicroPython's stock ESP32 build
-# their bytecode would otherwise take heap for the board's whole life. Each function takes the
+# saved on flash taken up again at power-up, a pass, an undo (the game rebuilt from its saved
+# turns), and the console's public view and export (its set-up: setup.py). Imported for each
+# call and dropped after it (firmware/ondemand.py): on MicroPython's stock ESP32 build their
+# bytecode would otherwise take heap for the board's whole life. Each function takes the
 # Referee.
 from shared_rules.apply import apply as rules_apply
 from shared_rules.errors import BadInput
@@ -10,37 +10,13 @@ from shared_rules.move import Move
 from shared_rules.ranks import RANKS
 from firmware import ondemand
 from firmware.games.track import move_lights, referee as referee_mod
-from firmware.store import FORMAT, Offsets, record_parts
+from firmware.store import Offsets, record_parts
 
 # the reader of the saved moves: this module's alone, dropped with it where its call imported
 # it (firmware/ondemand.py)
 DROP_WITH = ("shared_rules.notation_parse",)
 # A game begins through the referee module's new_game (referee_mod.new_game), the one the
 # referee's own steps call: a test may begin its games at a position of its choosing there.
-
-
-def start(ref, players, seats, dealer, game):
-    """Referee.start: a new game of `game` (None: the one played last)."""
-    if game is not None:
-        ref.game = game
-        ref.cards = game.cards
-    lay = ref.lay
-    seat_idx = None if seats is None else [lay.cidx[c] for c in seats]
-    d = None if dealer is None else lay.cidx[dealer]
-    st = referee_mod.new_game(ref.game, players, seat_idx, d)
-    ref.header = {"format": FORMAT, "game": ref.game.name, "layout": lay.name,
-                  "players": players, "seats": [lay.colours[c] for c in st.seats],
-                  "dealer": ref._c(st.dealer)}
-    ref.recheck[:] = ref.untouched
-    if not ref.game.ranked:
-        ref.store.new(ref.header)  # a ranked game's once the starting pieces are read
-    ref.st = st
-    ref.turns = Offsets()
-    ref._set_phase("setup")
-    # one event for a game begun from the console or the board's menu alike
-    ref.out({"event": "new_game", "game": ref.game.name, "layout": lay.name,
-             "players": players, "seats": ref.header["seats"], "dealer": ref.header["dealer"]})
-    ref._refresh()
 
 
 def pass_turn(ref):
