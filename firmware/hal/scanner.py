@@ -16,12 +16,12 @@
 # from about 11 to 6 mm above its place), too slowly for the two conversions that confirm a
 # reading to tell, so there a scan counts towards a piece put down, or a new rank under one,
 # only while its reading holds still since the scan before (within SETTLED: a hand lowering a
-# king at 20 mm/s or more moves the reading by more, but where its field is flattest, 12 mm and
-# more up, where it reads as a jester). A rank that rises under a piece (it
-# settles) counts after `stable` scans like a piece put down; a rank that falls after
-# `rank_scans` (8, 160 ms: a slow lift passes the smaller ranks too). What stays undecidable
-# (a hand holding a piece still a few mm up reads as a smaller rank) the referee's judge
-# covers: a piece that enters as a rank its start area still reads waits (judge._rank_stayed). A hysteresis lies around
+# king at 30 mm/s or more moves the reading by more, but where its field is flattest, 11 mm and
+# more up, where it reads as a jester). A rank that rises under a piece (it settles) counts
+# after `stable` scans like a piece put down; a rank that falls after `rank_scans` (8, 160 ms:
+# a slow lift passes the smaller ranks too). What stays undecidable (a hand holding a piece
+# still a few mm up reads as a smaller rank) the referee's judge covers: a piece that enters
+# as a rank its start area still reads waits (judge._rank_stayed). A hysteresis lies around
 # each band's edges, and a rank that changes is a change of that sensor. Boards with more
 # multiplexers than ADC pins enable one bank of multiplexers at a time (their E inputs, active
 # low) and read every bank in turn.

@@ -100,10 +100,9 @@ class WholeMove:
             blank[_O_BAND + j] = NO_BAND
         blank[_O_VIA] = _NONE
         blank[_O_COUNTS:] = self.pre_count
-        self.blank = bytes(blank)
         # the same walk collects the card's hints for the LEDs: no second walk of its moves
         self.hints = Hints(st, k)
-        w = self._outline_writer()
+        w = self._outline_writer(bytes(blank) * _OUTLINE_CHUNK)
         next(w)  # to its first yield: ready for send()
         movegen.moves(st, k, lambda a, b: w.send(a << 16 | b))
         self.move = None
@@ -115,21 +114,11 @@ class WholeMove:
         # an attribute each would make this object's seventeenth and eighteenth, and its
         # attribute table would be made anew, larger, while a card is played (the heap's fullest
         # moment, where a 6-player DOG Royal game ran out of it)
-        # [4] and [5] (a ranked game): whether each piece stands in its start area before the
-        # move, and how many pieces of its colour and rank read there now (_rank_stayed)
-        self.board = [None, None, None, self.pre_count, None, None]
-        if self.ranked:
-            self._area_ranks()
-
-    def _area_ranks(self):
-        # piece p is slot p % ppc of colour p // ppc, and a ranked game's slot is its rank
-        # (shared_rules/layout.py): one byte per piece holds both tables
-        st = self.st
-        before = bytearray(st.lay.npieces)
-        for p in range(st.lay.npieces):
-            before[p] = st.pos[p] >= st.lay.nboard
-        self.board[4] = before
-        self.board[5] = bytearray(st.lay.npieces)
+        # [4] (a ranked game): how many pieces of each colour and rank its start area reads now,
+        # at piece p's index (p is slot p % ppc of colour p // ppc, and a ranked game's slot is
+        # its rank: shared_rules/layout.py), for _rank_stayed
+        self.board = [None, None, None, self.pre_count,
+                      bytearray(lay.npieces) if self.ranked else None]
 
     def left(self):
         return 0  # Partner 4 steps left; an ordinary card has none
@@ -155,7 +144,8 @@ class WholeMove:
     # its frame, holding what every outline needs as locals, is made once a card: an ordinary
     # call with them would put its frame on the heap at every move, and the attribute look-ups
     # instead cost more than the rest of the work.
-    def _outline_writer(self):
+    def _outline_writer(self, blank):
+        # blank: a chunk of blank outlines, each new chunk's first bytes
         a = b = o = j = e = n = 0  # first: one-byte opcodes reach locals 0-15
         r = None
         st = self.st
@@ -167,7 +157,6 @@ class WholeMove:
         ranked = self.ranked
         swap = self.swap
         size = self.size
-        blank = self.blank * _OUTLINE_CHUNK  # a new chunk, every outline in it blank
         outlines = self.outlines
         ch = _CH
         while True:
@@ -240,7 +229,7 @@ class WholeMove:
         smaller piece has not. Such a move rests a while, as a piece on a space its move
         passes does: the king is put down, or the players see the move taken later."""
         a = self.move.a
-        return self.ranked and self.board[4][a] and self.board[5][a]
+        return self.ranked and self.st.pos[a] >= self.st.lay.nboard and self.board[4][a]
 
     def _changes(self, sensed, touched):
         """(sensors whose occupancy differs from before the move, touched sensors whose
@@ -259,11 +248,11 @@ class WholeMove:
 
     def _start_counts(self, sensed, bands):
         """Pieces on each start area's spots now (other colours' pieces may rest anywhere off
-        the board: only the seats' areas are counted); in a ranked game board[5] too, the
+        the board: only the seats' areas are counted); in a ranked game board[4] too, the
         pieces of each colour and rank read there."""
         places = self.places
         now_count = bytearray(self.pre_count)
-        ranks = self.board[5]
+        ranks = self.board[4]
         ppc = self.st.lay.ppc
         for k in range(len(ranks) if ranks else 0):
             ranks[k] = 0
