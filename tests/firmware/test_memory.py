@@ -271,11 +271,13 @@ def test_a_dog_board_holds_dog_royals_code_only_while_royal_is_played(tmp_path):
 def test_the_track_boards_code_loads_the_split_cards_rules_only_with_a_partner_4():
     # DOG and DOG Royal have no split card: on an ESP32 without ROMFS a module's code sits in
     # the heap once imported, so the board's code (the app, the referee, the judge) must not
-    # import shared_rules.split (3.7 KB on the 64-bit port) until the judge meets a Partner 4
+    # import shared_rules.split (3.7 KB on the 64-bit port), nor the Partner 4's judge
+    # (judge_split), until the judge meets a Partner 4
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     code = ("import sys\n"
             "from firmware.games.track import app, referee, judge\n"
-            "print('shared_rules.split' in sys.modules, 'shared_rules.segments' in sys.modules)")
+            "print('shared_rules.split' in sys.modules, 'shared_rules.segments' in sys.modules,"
+            " 'firmware.games.track.judge_split' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
                          text=True, check=True)
-    assert out.stdout.split() == ["False", "False"], out.stdout + out.stderr
+    assert out.stdout.split() == ["False", "False", "False"], out.stdout + out.stderr
