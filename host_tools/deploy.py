@@ -167,6 +167,14 @@ def cache_dir():
     return os.path.join(base, "agentboard", "mpy")
 
 
+def mpy_name(rel):
+    """The board's path of the .mpy that source rel compiles to, and its name in the board's
+    tracebacks (mpy-cross -s): the same string as the module's __file__ there (the board finds
+    it through sys.path's ''), so the heap's table of interned strings holds it once, not
+    twice; the lines a traceback names are the source's."""
+    return rel[:-3] + ".mpy"
+
+
 class Compiler:
     """mpy-cross with a cache: a source compiles once per content and mpy-cross version, so a
     redeploy compiles only what changed. The cache is a plain folder of .mpy files named by
@@ -209,7 +217,8 @@ class Compiler:
         """The .mpy bytes of the source at source_path, named rel on the board."""
         with open(source_path, "rb") as f:
             src = f.read()
-        key = hashlib.sha256(self.version_line().encode() + b"\0" + rel.encode() + b"\0"
+        on_board = mpy_name(rel)
+        key = hashlib.sha256(self.version_line().encode() + b"\0" + on_board.encode() + b"\0"
                              + src).hexdigest()
         cached = os.path.join(self.cache, key + ".mpy")
         try:
@@ -220,8 +229,8 @@ class Compiler:
             pass
         out = os.path.join(tmp, key + ".mpy")
         # -s: the board's tracebacks name the file as it is on the board
-        r = subprocess.run([self.exe, "-s", rel, "-o", out, source_path], capture_output=True,
-                           text=True)
+        r = subprocess.run([self.exe, "-s", on_board, "-o", out, source_path],
+                           capture_output=True, text=True)
         if r.returncode:
             raise DeployError("mpy-cross cannot compile %s: %s" % (
                 rel, r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "?"))
@@ -325,7 +334,7 @@ def build(mpy_cross=None, compiler=None, board=DEFAULT_BOARD):
                and pkg + "/" + name not in HOST_ONLY]
     with tempfile.TemporaryDirectory(prefix="agentboard-build-") as tmp:
         def compile_one(rel):
-            return rel[:-3] + ".mpy", cc.compile(rel, os.path.join(ROOT, rel), tmp)
+            return mpy_name(rel), cc.compile(rel, os.path.join(ROOT, rel), tmp)
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             for path, data in pool.map(compile_one, sources):
                 files[path] = data

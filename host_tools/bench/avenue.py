@@ -62,7 +62,8 @@ def report(dst):
           % (worst[1], worst[0] / 1e6, worst[0] / 1e6 * MS_PER_MINSTR_240))
     print()
     rc, out = run_mp(dst, ["-c", HEAP_AFTER_IMPORT])
-    print("2. Heap. Live after import (64-bit port, about half on an ESP32): %s" % out.strip())
+    print("2. Heap. Live after import (64-bit port; about 0.7 of it on the ESP32's 32-bit "
+          "words): %s" % out.strip())
     print("   Smallest heap for one whole seeded game (rules core + the random player's table), "
           "sizes tried from the top down:")
     for mode, green, blue in VARIANTS:

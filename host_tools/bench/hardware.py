@@ -7,8 +7,8 @@ import os
 import subprocess
 import sys
 
-from host_tools.bench.common import (ROOT, BIN, cost, esp32_ms, run_mp, per_call,
-                                     build_device_tree, figure)
+from host_tools.bench.common import (ROOT, BIN, MICROPYTHON32, cost, esp32_ms, run_mp,
+                                     per_call, word_bytes, build_device_tree, figure)
 
 ADC_US = 35  # one ADC conversion from MicroPython on an ESP32 (notes, v1.15 figure)
 FLASH_MODEL_HEAP_WK = 4096  # 8 MB on this 64-bit port, for the flash model of mp_flash_save.py
@@ -79,7 +79,8 @@ def referee_report():
         sim_scan_report(dst)
         rc, out = run_mp(dst, ["mp_fw_heap.py"])
         print("7. Heap the firmware keeps alive after boot, .mpy, whole deck enrolled (64-bit "
-              "port; about half on an ESP32; the simulator's own %d bytes excluded):" % sim)
+              "port; about 0.7 of it on the ESP32's 32-bit words; the simulator's own %d "
+              "bytes excluded):" % sim)
         for line in out.strip().splitlines():
             print("   " + line)
             if line.startswith("total"):
@@ -206,14 +207,14 @@ def _deck(dst, board=None, cards=None):
     return worlds.for_board(board, 1, cards).deck
 
 
-def _smallest_heap(dst, args, label, minus_wk=0.0, top=160):
+def _smallest_heap(dst, args, label, minus_wk=0.0, top=160, exe=None):
     """Tries heap sizes from `top` down in steps of 2 wK, the last step of 1; prints the
     smallest from which every larger size tried also finished, less what the harness keeps
     alive before the firmware's first import (the ROMFS image the unix port holds in its heap,
     the harness, the stand-ins for machine, neopixel and esp32: mp_game_heap.py's
     harness_heap), and beside it the figure less
     the image alone (`minus_wk`, the figure's earlier basis); returns the first
-    (None when even `top` is too small)."""
+    (None when even `top` is too small). exe: the unix port to run (None: the venv's)."""
     def ok(h):
         try:
             os.remove(os.path.join(dst, "game.log"))
@@ -221,14 +222,15 @@ def _smallest_heap(dst, args, label, minus_wk=0.0, top=160):
             pass
         if os.path.exists(os.path.join(dst, JOURNAL_FILE)):
             blank_journal(dst)  # each run on a flash as `agentboard flash` leaves it
-        rc, out = run_mp(dst, args, h)
+        rc, out = run_mp(dst, args, h, exe)
         return rc == 0, out
     good, out = ok(top)
     if not good:
         print("      %s: does not finish even in %dwK" % (label, top - minus_wk))
         return None
     result = json.loads(out.strip().splitlines()[-1])
-    harness_wk = result["harness_heap"] / 2048.0
+    word = word_bytes(exe or os.path.join(BIN, "micropython"))
+    harness_wk = result["harness_heap"] / wk_bytes(word)
     h = top
     while h > 32 and ok(h - 2)[0]:
         h -= 2
@@ -236,10 +238,16 @@ def _smallest_heap(dst, args, label, minus_wk=0.0, top=160):
         h -= 1
     print("      %s (%d turns, every turn checked against the move played): %.1fwK "
           "(%.1fwK less the image alone: the harness and stand-ins hold %.1f); live heap at "
-          "the end %.1f KB on this 64-bit port" % (
+          "the end %.1f KB on this %d-bit port" % (
               label, result["turns"], h - harness_wk, h - minus_wk, harness_wk - minus_wk,
-              (result["heap_used"] - result["harness_heap"]) / 1024.0))
+              (result["heap_used"] - result["harness_heap"]) / 1024.0, word * 8))
     return h - harness_wk
+
+
+def wk_bytes(word):
+    """Bytes in one wK of -X heapsize on a port of `word`-byte words: a 32-bit heap's KB, so
+    2048 on the 64-bit port, 1024 on a 32-bit one (MicroPython's ports/unix/main.c)."""
+    return 1024 * word // 4
 
 
 # the latency scenes of mp_latency.py, and what each is
@@ -257,6 +265,9 @@ LATENCY_SCENES = (
 LATENCY_TARGET_MS = 50
 MPY_TARGET_WK = 72
 ROMFS_TARGET_WK = 64
+# where the search for the smallest heap starts, above what the harness holds, per word size
+# in bytes: (.mpy, ROMFS); a 32-bit port needs more K of its heap (docs/measuring.md)
+HEAP_SEARCH_TOPS = {8: (140, 110), 4: (170, 130)}
 # the game partition's file in a heap run's folder (host_tools/bench/stubs/esp32.py)
 JOURNAL_FILE = "partition-game.bin"
 # the heap measured per board: (board variant, game, player counts, the card table of its deck)
@@ -332,7 +343,7 @@ def board_data(tree, layout):
 
 def app_image(dst, board):
     """The ROMFS image of the harness and the firmware with `board`'s data files, as
-    dst/app-BOARD.romfs (heap_images built what it packs); returns its size in wK."""
+    dst/app-BOARD.romfs (heap_images built what it packs); returns its size in bytes."""
     import shutil
     sys.path.insert(0, ROOT)
     from host_tools import deploy
@@ -343,7 +354,7 @@ def app_image(dst, board):
 
 
 def _romfs(src, out):
-    """Packs src into a ROMFS image at out; returns its size in wK of this port (2 KB)."""
+    """Packs src into a ROMFS image at out; returns its size in bytes."""
     import contextlib
     import io
     from mpremote.romfs import make_romfs
@@ -351,14 +362,14 @@ def _romfs(src, out):
         image = make_romfs(src, mpy_cross=False)
     with open(out, "wb") as f:
         f.write(image)
-    return len(image) / 2048.0
+    return len(image)
 
 
 def heap_images(dst):
     """Builds in dst the device tree as .mpy and harness.romfs (mp_game_heap.py and the
     stand-ins), the image the .mpy heap runs mount, and beside it dst/harness/ with the
-    firmware's .mpy files too, which app_image packs per board; returns the image's size in wK
-    of this port, which the unix port holds in its heap."""
+    firmware's .mpy files too, which app_image packs per board; returns the image's size in
+    bytes, which the unix port holds in its heap."""
     import shutil
     build_device_tree(dst)
     # the harness runs from a ROMFS image (in place, as from flash): it measures, it is not
@@ -374,53 +385,103 @@ def heap_images(dst):
         name = os.path.basename(src)[:-3] + ".mpy"
         subprocess.run([os.path.join(BIN, "mpy-cross"), "-o", os.path.join(harness, name), src],
                        check=True)
-    harness_wk = _romfs(harness, os.path.join(dst, "harness.romfs"))
+    image = _romfs(harness, os.path.join(dst, "harness.romfs"))
     # the firmware's .mpy files in the board's image too: bytecode and constants run in place
     for pkg in ("shared_rules", "firmware"):
         shutil.copytree(os.path.join(dst, pkg), os.path.join(harness, pkg))
-    return harness_wk
+    return image
 
 
 def game_heap_report(games=HEAP_GAMES, seed=1):
     """The smallest heap a whole game needs with the firmware alone (no simulator in the
     process: host_tools/bench/stubs stand in for the hardware), per board and game, the
-    firmware deployed as .mpy files and from a ROMFS image. Returns {(board, game, players,
-    "mpy"|"romfs"): wK}."""
+    firmware deployed as .mpy files and from a ROMFS image; on the venv's 64-bit port, and
+    again on the 32-bit build MICROPYTHON32 names, if it names one. Returns {(board, game,
+    players, "mpy"|"romfs", word bytes): wK}."""
     import tempfile
     import shutil
     dst = tempfile.mkdtemp(prefix="agentboard-bench-heap-")
-    figures = {}
     try:
-        harness_wk = heap_images(dst)
-        print("8. Smallest -X heapsize a whole random game needs, firmware alone (target "
-              "64wK): what the harness keeps alive before the firmware's first import (the "
-              "ROMFS image this port holds in its heap, the harness, the stand-ins: on an "
+        harness = heap_images(dst)
+        images = {}
+        for board, game, counts, cards in games:
+            mpy = heap_run_dir(dst, board + "-mpy", board, cards, tree=dst)
+            rom = heap_run_dir(dst, board + "-romfs", board, cards)
+            images[board] = app_image(dst, board)
+            shutil.copy(os.path.join(dst, "harness.romfs"), mpy)
+            shutil.copy(os.path.join(dst, "app-%s.romfs" % board), os.path.join(rom, "app.romfs"))
+        print("8. Smallest -X heapsize a whole random game needs, firmware alone (targets "
+              "%d and %dwK): what the harness keeps alive before the firmware's first import "
+              "(the ROMFS image this port holds in its heap, the harness, the stand-ins: on an "
               "ESP32 `machine` is C and its pins constant objects) is not counted. A "
               "non-moving heap is not monotonic in its size (fragmentation falls "
               "differently), so sizes are tried from the top down and the figure is the "
               "smallest from which every larger size tried also finished. a) deployed as "
               ".mpy files (what agentboard deploy does on MicroPython's ESP32_GENERIC build); "
               "b) the same .mpy files in a ROMFS image (needs a firmware built with ROMFS, "
-              "which ESP32_GENERIC is not). Each board holds the data files deploy gives it.")
-        for board, game, counts, cards in games:
-            mpy = heap_run_dir(dst, board + "-mpy", board, cards, tree=dst)
-            rom = heap_run_dir(dst, board + "-romfs", board, cards)
-            app_wk = app_image(dst, board)
-            shutil.copy(os.path.join(dst, "harness.romfs"), mpy)
-            shutil.copy(os.path.join(dst, "app-%s.romfs" % board), os.path.join(rom, "app.romfs"))
-            print("   %s on the %s board (its ROMFS image %.1f KB):" % (game, board, app_wk * 2))
-            for players in counts:
-                args = [str(seed), str(players), game]
-                figures[(board, game, players, "mpy")] = figure(
-                    "heap.%s.%s.%dp.mpy" % (board, game, players), _smallest_heap(
-                        mpy, ["mp_rom_game.py", "harness.romfs"] + args,
-                        "a) %d players, .mpy" % players, harness_wk, top=int(harness_wk) + 140),
-                    "wK", MPY_TARGET_WK)
-                figures[(board, game, players, "romfs")] = figure(
-                    "heap.%s.%s.%dp.romfs" % (board, game, players), _smallest_heap(
-                        rom, ["mp_rom_game.py", "app.romfs"] + args,
-                        "b) %d players, ROMFS" % players, app_wk, top=int(app_wk) + 110),
-                    "wK", ROMFS_TARGET_WK)
+              "which ESP32_GENERIC is not). Each board holds the data files deploy gives it. "
+              "On this 64-bit port, where -X heapsize=NwK doubles the bytes of code and names "
+              "as well as the words (docs/measuring.md):" % (MPY_TARGET_WK, ROMFS_TARGET_WK))
+        figures = _game_heaps(dst, games, seed, harness, images, None)
+        exe, why = port32()
+        if exe is None:
+            print("   The same on a 32-bit build, the ESP32's word size: not run (%s)" % why)
+        else:
+            print("   The same on a 32-bit build, the ESP32's word size (%s), in KB:" % exe)
+            figures.update(_game_heaps(dst, games, seed, harness, images, exe))
         return figures
     finally:
         shutil.rmtree(dst, ignore_errors=True)
+
+
+def port32(environ=os.environ):
+    """(the 32-bit unix port MICROPYTHON32 names, None) or (None, why it is not run)."""
+    import subprocess
+    exe = environ.get(MICROPYTHON32)
+    if not exe:
+        return None, ("set %s to a 32-bit build of MicroPython's unix port; "
+                      "docs/measuring.md says how to build one" % MICROPYTHON32)
+    try:
+        word = word_bytes(exe)
+    except (OSError, ValueError, subprocess.SubprocessError) as e:
+        return None, "%s=%s cannot be run as MicroPython (%s)" % (MICROPYTHON32, exe, e)
+    if word != 4:
+        return None, "%s=%s is a %d-bit port, not a 32-bit one" % (MICROPYTHON32, exe, word * 8)
+    return exe, None
+
+
+def _note_heaps(word, which, mpy_wk, rom_wk):
+    """Section 8's figures of one game (which: board, game, players) on a port of `word`-byte
+    words, as build/bench.json names them."""
+    if word == 8:
+        figure("heap.%s.%s.%dp.mpy" % which, mpy_wk, "wK", MPY_TARGET_WK)
+        figure("heap.%s.%s.%dp.romfs" % which, rom_wk, "wK", ROMFS_TARGET_WK)
+    else:
+        figure("heap32.%s.%s.%dp.mpy" % which, mpy_wk, "wK", MPY_TARGET_WK)
+        figure("heap32.%s.%s.%dp.romfs" % which, rom_wk, "wK", ROMFS_TARGET_WK)
+
+
+def _game_heaps(dst, games, seed, harness, images, exe):
+    """Section 8's figures on one port (exe; None: the venv's): images, the ROMFS images'
+    sizes in bytes (harness: the harness's, images: {board: the board's})."""
+    word = word_bytes(exe or os.path.join(BIN, "micropython"))
+    per_wk = wk_bytes(word)
+    mpy_top, rom_top = HEAP_SEARCH_TOPS[word]
+    figures = {}
+    for board, game, counts, cards in games:
+        mpy = os.path.join(dst, board + "-mpy")
+        rom = os.path.join(dst, board + "-romfs")
+        print("   %s on the %s board (its ROMFS image %.1f KB):" % (
+            game, board, images[board] / 1024.0))
+        for players in counts:
+            args = [str(seed), str(players), game]
+            mpy_wk = _smallest_heap(
+                mpy, ["mp_rom_game.py", "harness.romfs"] + args, "a) %d players, .mpy" % players,
+                harness / per_wk, top=int(harness / per_wk) + mpy_top, exe=exe)
+            rom_wk = _smallest_heap(
+                rom, ["mp_rom_game.py", "app.romfs"] + args, "b) %d players, ROMFS" % players,
+                images[board] / per_wk, top=int(images[board] / per_wk) + rom_top, exe=exe)
+            _note_heaps(word, (board, game, players), mpy_wk, rom_wk)
+            figures[(board, game, players, "mpy", word)] = mpy_wk
+            figures[(board, game, players, "romfs", word)] = rom_wk
+    return figures

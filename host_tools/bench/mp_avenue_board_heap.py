@@ -56,4 +56,4 @@ total = 0
 for what, n in rows:
     total += n
     print("%-74s %7d" % (what, n))
-print("%-74s %7d" % ("total (64-bit port; about half on an ESP32)", total))
+print("%-74s %7d" % ("total (64-bit port; about 0.7 of it on an ESP32)", total))

@@ -12,7 +12,7 @@
 # its frame, not in a module dictionary that would grow mid-game.
 # Prints the turns played; a MemoryError means the heap was too small.
 import sys
-sys.path.insert(1, ".")  # the stand-ins come from the image this runs from (mp_rom_game.py)
+sys.path.insert(1, "")  # the stand-ins come from the image this runs from (mp_rom_game.py)
 import gc
 import json
 import machine

@@ -83,7 +83,8 @@ def report(dst):
           % (worst / 1e6, worst / 3e6))
     print()
     rc, out = run_mp(dst, ["-c", HEAP_AFTER_IMPORT])
-    print("2. Heap. Live after import (64-bit port, about half on an ESP32): %s" % out.strip())
+    print("2. Heap. Live after import (64-bit port; about 0.7 of it on the ESP32's 32-bit "
+          "words): %s" % out.strip())
     print("   Peak of one full seeded 4-player game (rules core + the random player):")
     for seed in (1, 2, 3):
         n = min_heap(dst, ["mp_game.py", str(seed), "4", "1"])

@@ -84,13 +84,15 @@ AGENT_DOG_4P_MPY_WK = 93
 
 def _mpy_game_runs_in(tmp_path, board, cards, game, players, ceiling_wk):
     """Whether a whole game of `game` on `board` (seed 1) as .mpy finishes in ceiling_wk."""
-    from host_tools.bench.common import run_mp
-    from host_tools.bench.hardware import heap_images, heap_run_dir
+    from host_tools.bench.common import BIN, run_mp, word_bytes
+    from host_tools.bench.hardware import heap_images, heap_run_dir, wk_bytes
     dst = str(tmp_path)
-    harness_wk = heap_images(dst)  # the harness runs from its own ROMFS image
+    image = heap_images(dst)  # the harness runs from its own ROMFS image
     run = heap_run_dir(dst, board, board, cards, tree=dst)
     shutil.copy(os.path.join(dst, "harness.romfs"), run)
-    heap = ceiling_wk + int(math.ceil(harness_wk))  # the image sits in the unix heap
+    # the image sits in the unix heap
+    per_wk = wk_bytes(word_bytes(os.path.join(BIN, "micropython")))
+    heap = ceiling_wk + int(math.ceil(image / per_wk))
     rc, out = run_mp(run, ["mp_rom_game.py", "harness.romfs", "1", str(players), game], heap)
     assert rc == 0, out[-2000:]
     result = json.loads(out.strip().splitlines()[-1])

