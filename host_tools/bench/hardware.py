@@ -436,7 +436,6 @@ def game_heap_report(games=HEAP_GAMES, seed=1):
 
 def port32(environ=os.environ):
     """(the 32-bit unix port MICROPYTHON32 names, None) or (None, why it is not run)."""
-    import subprocess
     exe = environ.get(MICROPYTHON32)
     if not exe:
         return None, ("set %s to a 32-bit build of MicroPython's unix port; "

@@ -12,7 +12,9 @@
 # its frame, not in a module dictionary that would grow mid-game.
 # Prints the turns played; a MemoryError means the heap was too small.
 import sys
-sys.path.insert(1, "")  # the stand-ins come from the image this runs from (mp_rom_game.py)
+# the stand-ins come from the image this runs from (mp_rom_game.py), the firmware through '' as
+# on an ESP32 (sys.path ['', ...]), so each module's __file__ is the board's own path
+sys.path.insert(1, "")
 import gc
 import json
 import machine
