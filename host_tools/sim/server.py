@@ -5,6 +5,7 @@ own copy of it (the pieces, the cards on the pads and the discard pile), so `pow
 the device at once and `power_on` boots a new one from the same flash into the same world."""
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -218,6 +219,9 @@ class Sim:
         it uncalibrated, for tests of the calibration itself)."""
         self.code = code or os.environ.get(DEVICE_CODE_ENV) or ROOT
         self.seed = seed
+        # a flash of its own unless one is named: nobody can name it again, so it goes with
+        # the simulator
+        self.own_flash = not flash
         self.flash = flash or tempfile.mkdtemp(prefix="agentboard-flash-")
         os.makedirs(self.flash, exist_ok=True)
         self.lock = hold_flash(self.flash)  # before anything on the flash is read or written
@@ -365,6 +369,8 @@ class Sim:
                 self.proc.kill()
         self.proc = None
         release_flash(self.lock)
+        if self.own_flash:
+            shutil.rmtree(self.flash, ignore_errors=True)
 
     # -- requests ------------------------------------------------------------------------
     def _ask(self, req):

@@ -88,6 +88,7 @@ class VirtualDevice:
         MicroPython built with ROMFS (host_tools/virtual/esp32_romfs.py) flashed with
         `agentboard flash --romfs`: its flash gains the erased romfs partition (kept if the
         folder has one); "no-partition": the same build flashed without it."""
+        self.own_flash = not flash  # removed with the device: nobody can name it again
         self.flash = flash or tempfile.mkdtemp(prefix="agentboard-vflash-")
         os.makedirs(self.flash, exist_ok=True)
         self.romfs = bool(romfs)
@@ -225,6 +226,8 @@ class VirtualDevice:
         if self.client is not None:
             self.client.close()
         shutil.rmtree(self.sim, ignore_errors=True)
+        if self.own_flash:
+            shutil.rmtree(self.flash, ignore_errors=True)
 
     # -- the serial port ----------------------------------------------------------------------
     def _pump(self):

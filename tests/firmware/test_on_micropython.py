@@ -17,9 +17,9 @@ _results = {}
 
 def run_module(mod):
     if mod not in _results:
-        scratch = tempfile.mkdtemp(prefix="agentboard-mp-")
-        out = subprocess.run([micropython_cmd(), "tests/mp/runner.py", mod, scratch], cwd=ROOT,
-                             capture_output=True, text=True, timeout=600)
+        with tempfile.TemporaryDirectory(prefix="agentboard-mp-") as scratch:
+            out = subprocess.run([micropython_cmd(), "tests/mp/runner.py", mod, scratch],
+                                 cwd=ROOT, capture_output=True, text=True, timeout=600)
         res = {}
         for line in out.stdout.splitlines():
             if line.startswith('{"') and '"test"' in line:

@@ -23,8 +23,9 @@ def console(sim):
     return con
 
 
-def test_a_person_calibrates_the_ranks_of_the_4_seat_board():
-    sim = Sim(board="dog-4", seed=3, calibrate=False)
+def test_a_person_calibrates_the_ranks_of_the_4_seat_board(tmp_path):
+    # a flash of the test's own: what calibration saved is read after the device is off
+    sim = Sim(board="dog-4", seed=3, calibrate=False, flash=str(tmp_path))
     said = []
     pieces = sim.request({"op": "world"})["pieces"]
     steps = []

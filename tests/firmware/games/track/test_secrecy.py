@@ -51,7 +51,11 @@ class FakePixels:
 def outputs(st, script):
     """Runs the referee on position st through `script`; returns, per step (the first is the
     start), the raw bytes of the console lines it wrote and the LED frame after it."""
-    data = tempfile.mkdtemp()
+    with tempfile.TemporaryDirectory(prefix="agentboard-secrecy-") as data:
+        return _outputs(st, script, data)
+
+
+def _outputs(st, script, data):
     places = Places(LAY, INDEX)
     lines = []
     console = Console(None, lambda line: lines.append(line.encode()))
