@@ -1,6 +1,7 @@
 """What every benchmark section shares: the device tree as .mpy, running the MicroPython unix
 port on it, and counting its instructions with callgrind."""
 import os
+import re
 import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -112,15 +113,34 @@ def word_bytes(exe):
     return int(out.stdout)
 
 
-def run_mp(dst, args, heap_kw=None, exe=None):
+def run_mp(dst, args, heap_kw=None, exe=None, errors=False):
     """Runs MicroPython's unix port (the venv's, or exe) with args in folder dst, its heap
     heap_kw wK (-X heapsize: K of a 32-bit heap, scaled by the port's word); returns (exit
-    code, what it printed)."""
+    code, what it printed), and what it printed on stderr as well when `errors`."""
     cmd = [exe or os.path.join(BIN, "micropython")]
     if heap_kw:
         cmd += ["-X", "heapsize=%dwK" % heap_kw]
     out = subprocess.run(cmd + args, cwd=dst, capture_output=True, text=True, timeout=600)
+    if errors:
+        return out.returncode, out.stdout, out.stderr
     return out.returncode, out.stdout
+
+
+def ran_out_in(traceback):
+    """Where a MicroPython traceback that ends in a MemoryError ran out, on one line: the
+    firmware's calls from the outermost in (module.function, its line; the on-demand loader's
+    own frames left out), then what it was allocating; None for any other ending."""
+    lines = traceback.strip().splitlines()
+    if not lines or not lines[-1].startswith("MemoryError"):
+        return None
+    calls = []
+    for path, line, fn in re.findall(r'File "([^"]+)\.mpy", line (\d+), in (\S+)', traceback):
+        module = path.replace("/", ".")
+        if module != "firmware.ondemand":
+            calls.append("%s.%s:%s" % (module.rsplit(".", 1)[-1], fn, line))
+    asked = lines[-1].split("allocating ", 1)
+    return "ran out in %s%s" % (" > ".join(calls) or "the harness",
+                                ", allocating " + asked[1] if len(asked) == 2 else "")
 
 
 def instructions(dst, args, outside=False):

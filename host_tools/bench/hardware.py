@@ -8,7 +8,8 @@ import subprocess
 import sys
 
 from host_tools.bench.common import (ROOT, BIN, MICROPYTHON32, cost, esp32_ms, run_mp,
-                                     per_call, word_bytes, build_device_tree, figure)
+                                     ran_out_in, per_call, word_bytes, build_device_tree,
+                                     figure)
 
 ADC_US = 35  # one ADC conversion from MicroPython on an ESP32 (notes, v1.15 figure)
 FLASH_MODEL_HEAP_WK = 4096  # 8 MB on this 64-bit port, for the flash model of mp_flash_save.py
@@ -215,6 +216,8 @@ def _smallest_heap(dst, args, label, minus_wk=0.0, top=160, exe=None):
     harness_heap), and beside it the figure less
     the image alone (`minus_wk`, the figure's earlier basis); returns the first
     (None when even `top` is too small). exe: the unix port to run (None: the venv's)."""
+    failed = []  # what the last size too small printed
+
     def ok(h):
         try:
             os.remove(os.path.join(dst, "game.log"))
@@ -222,7 +225,9 @@ def _smallest_heap(dst, args, label, minus_wk=0.0, top=160, exe=None):
             pass
         if os.path.exists(os.path.join(dst, JOURNAL_FILE)):
             blank_journal(dst)  # each run on a flash as `agentboard flash` leaves it
-        rc, out = run_mp(dst, args, h, exe)
+        rc, out, err = run_mp(dst, args, h, exe, errors=True)
+        if rc != 0:
+            failed[:] = [out + err]  # (the unix port prints a traceback on stdout)
         return rc == 0, out
     good, out = ok(top)
     if not good:
@@ -241,6 +246,9 @@ def _smallest_heap(dst, args, label, minus_wk=0.0, top=160, exe=None):
           "the end %.1f KB on this %d-bit port" % (
               label, result["turns"], h - harness_wk, h - minus_wk, harness_wk - minus_wk,
               (result["heap_used"] - result["harness_heap"]) / 1024.0, word * 8))
+    # which step of the game sets the figure: where the next size down ran out
+    if failed:
+        print("        below it: %s" % (ran_out_in(failed[0]) or failed[0].strip()[-200:]))
     return h - harness_wk
 
 
