@@ -21,6 +21,7 @@ EXIT_FAIL = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # the shell's code for a program ended by Ctrl-C
 EXIT_PIPE_CLOSED = 141  # the shell's code for a program whose output pipe was closed
+EXIT_TERMINATED = 143  # the shell's code for a program ended by SIGTERM (kill, a service stop)
 DEBUG_ENV = "AGENTBOARD_DEBUG"  # set to 1 to see the traceback of an unexpected error
 TOOL_TIMEOUT_S = 30  # a console tool asked its version (a loaded machine starts it slowly)
 
@@ -400,9 +401,10 @@ def cmd_sim(args):
     if why is None:
         why = _mode_refusal(args, own)
     if why is None and (args.headless or args.demo) and own is None:
-        from host_tools.sim.server import SimError, board_and_cards
+        from host_tools.sim.server import SimError, board_and_cards, demo_game
         try:
-            board_and_cards(args.board, args.game, args.players if args.demo else None)
+            board_and_cards(args.board, demo_game(args.game, args.board) if args.demo
+                            else args.game, args.players if args.demo else None)
         except SimError as e:
             why = str(e)
     if why is not None:
@@ -419,10 +421,12 @@ def cmd_sim(args):
     if args.demo and own is not None:
         return _own_board_demo(own, args)
     if args.demo:
-        from shared_rules import games, variant
-        demo = games.importing(games.part(games.family(args.game or variant.DEFAULT),
+        from host_tools.sim.server import demo_game
+        from shared_rules import games
+        demo = games.importing(games.part(games.family(demo_game(args.game, args.board)),
                                           "demo")).main
-        return demo(["--players", str(args.players or 4), "--seed", str(args.seed)] + chosen)
+        return demo((["--players", str(args.players)] if args.players else [])
+                    + ["--seed", str(args.seed)] + chosen)
     from host_tools.web.__main__ import main as web
     return web(["--seed", str(args.seed), "--port", str(PAGE_PORT if args.port is None
                                                      else args.port)]
@@ -458,9 +462,9 @@ def _mode_refusal(args, own):
     """Why --mode does not go with the demo's game (a DOG game has no modes), or None."""
     if args.mode is None or own is not None:
         return None
-    from shared_rules import variant
+    from host_tools.sim.server import demo_game
     return "%s has no modes: --mode is for %s" % (
-        args.game or variant.DEFAULT, ", ".join(sorted(own_board_demos())))
+        demo_game(args.game, args.board), ", ".join(sorted(own_board_demos())))
 
 
 def _own_board_demo(own, args):
@@ -855,12 +859,20 @@ def _quiet_stdout():
         pass
 
 
+def terminated(signum, frame):
+    """SIGTERM (`kill`, a service manager stopping it) ends a command as an exception would:
+    its clean-up runs (a simulator switched off, the flash folder it made removed), where
+    Python's own handling ends the process on the spot."""
+    raise SystemExit(EXIT_TERMINATED)
+
+
 def main(argv=None):
     INTERRUPTS.seen = INTERRUPTS.said = False
     try:
         before = signal.signal(signal.SIGINT, INTERRUPTS)
-    except ValueError:  # not the main thread (a test's): Python's own handler stays
-        before = None
+        before_term = signal.signal(signal.SIGTERM, terminated)
+    except ValueError:  # not the main thread (a test's): Python's own handlers stay
+        before = before_term = None
     try:
         return _main(argv)
     except KeyboardInterrupt:  # while the command line is read (--version builds)
@@ -868,6 +880,7 @@ def main(argv=None):
     finally:
         if before is not None:
             signal.signal(signal.SIGINT, before)
+            signal.signal(signal.SIGTERM, before_term)
 
 
 def _main(argv):

@@ -16,7 +16,7 @@ def report(dst):
     fe = TrackWorld(1, board="dog-6", cards="dog-cards").fe  # the front end's figures
     settle_us = max(analog.SETTLED * t for t in fe.tau_drive)
     open_us = max(fe.tau_open)
-    print("6. Sensor scan of the 6-seat DOG board: 144 sensors on nine 74HC4067 in two banks "
+    print("12. Sensor scan of the 6-seat DOG board: 144 sensors on nine 74HC4067 in two banks "
           "on the six ADC1 pins, ranks read (target: >= 50 scans/s, no allocation)")
     scan = cost(dst, ["mp_scan_ranked.py", "10"], ["mp_scan_ranked.py", "20"]) / 10
     moving = cost(dst, ["mp_scan_ranked.py", "10", "moving"],
@@ -54,7 +54,7 @@ def report(dst):
     print("   allocated during 30 scans: %d bytes (empty board), %d bytes (ranks changing)"
           % tuple(allocs))
     print()
-    print("7. Rank classification margin (hardware/design/magnets.py; s = sigma)")
+    print("13. Rank classification margin (hardware/design/magnets.py; s = sigma)")
     for line in magnets.report().splitlines():
         print("   " + line)
     print("   gap/noise: the gap between neighbouring ranks' readings over one reading's noise; "

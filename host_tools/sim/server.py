@@ -184,6 +184,13 @@ def board_and_cards(board=None, game=None, players=None):
     return board, variant.variant_class(game or games[0]).cards_name
 
 
+def demo_game(game, board):
+    """The game a demo plays: the one named, else the first played on the board named, else
+    the rules core's default game."""
+    from shared_rules import games, variant
+    return game or (games.games_on(board)[0] if board else variant.DEFAULT)
+
+
 def flash_board(flash):
     """The board a simulated flash was last used with, or None for a new flash."""
     try:

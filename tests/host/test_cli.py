@@ -155,6 +155,40 @@ def test_version_names_the_package_the_build_deploy_writes_and_the_micropython_t
         version, mpy, os.path.join(tools, "mpy-cross"))
 
 
+@pytest.mark.micropython
+@pytest.mark.parametrize("board,first", [("dog-6", "DOG on the simulated dog-6 board: 6 players"),
+                                         ("dog-4", "DOG on the simulated dog-4 board: 4 players")])
+def test_sim_demo_on_a_board_named_alone_plays_its_first_game(board, first):
+    # the registry's games on the board, sorted (dog before dog-royal), each seat of a dog-6
+    # board taken (it seats 5 and 6): what a person asking for that board's demo expects
+    code, out, err = run("sim", "--demo", "--board", board, "--seed", "2")
+    assert code == 0, err
+    assert out.splitlines()[0].startswith(first + ", seed 2.")
+    assert "after every turn its public view matched the players' own game" in out
+
+
+@pytest.mark.micropython
+def test_a_sim_page_stopped_by_sigterm_switches_off_and_removes_its_flash(tmp_path):
+    # a service manager or `kill` stops the page's server: the simulated board is switched
+    # off as by Ctrl-C, and the flash folder it made for itself (in TMPDIR) goes with it
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    proc = subprocess.Popen([AGENTBOARD, "sim", "--no-browser", "--port", "0"], cwd=ROOT,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = ""
+        while "the board is at " not in line:
+            line = proc.stdout.readline()
+            assert line, "agentboard sim ended: %s" % proc.stderr.read()[-2000:]
+        made = [n for n in os.listdir(str(tmp_path)) if n.startswith("agentboard-flash-")]
+        assert len(made) == 1  # the running board's own flash
+        proc.terminate()
+        assert proc.wait(timeout=30) == 143  # the shell's code for SIGTERM
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert not [n for n in os.listdir(str(tmp_path)) if n.startswith("agentboard-")]
+
+
 def demo_lines(out):
     # the game as printed, without the line that says how long it took
     return [line for line in out.splitlines() if " decisions in " not in line]

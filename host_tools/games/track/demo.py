@@ -9,7 +9,7 @@ import sys
 import time
 
 from host_tools.games.track.players import Table, Players
-from host_tools.sim.server import BOARDS, SimError, board_and_cards
+from host_tools.sim.server import BOARDS, SimError, board_and_cards, demo_game
 from shared_rules import variant
 from shared_rules.describe import printed, words
 
@@ -50,15 +50,25 @@ def play(table, players, game, seed, after_turn=None):
             hands.deal()
 
 
+DEFAULT_PLAYERS = 4
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host_tools.games.track.demo",
                                  description=__doc__.split("\n\n")[0])
-    ap.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5, 6))
+    ap.add_argument("--players", type=int, choices=(2, 3, 4, 5, 6),
+                    help="(default: %d, or the most the board seats)" % DEFAULT_PLAYERS)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--game", choices=variant.names(), default=variant.DEFAULT)
+    ap.add_argument("--game", choices=variant.names(),
+                    help="(default: the board's first game, or %s)" % variant.DEFAULT)
     ap.add_argument("--board", choices=BOARDS,
                     help="the board variant (default: the one the game's players need)")
     args = ap.parse_args(argv)
+    args.game = demo_game(args.game, args.board)
+    if args.players is None:
+        seated = [n for n, b in variant.boards(args.game).items() if b == args.board]
+        args.players = DEFAULT_PLAYERS if args.board is None or DEFAULT_PLAYERS in seated \
+            else max(seated or [DEFAULT_PLAYERS])
     try:
         board, _ = board_and_cards(args.board, args.game, args.players)
     except SimError as e:
