@@ -51,10 +51,12 @@ $(STUBS): $(STAMP)
 	    micropython-esp32-stubs==1.29.0.post1 micropython-stdlib-stubs==1.29.0.post2
 	@touch $@
 
+# the demo's options, only those given (the command echoed as one would type it)
+SIM_ARGS = $(strip $(if $(GAME),--game $(GAME)) $(if $(PLAYERS),--players $(PLAYERS)) \
+	--seed $(or $(SEED),1) $(if $(BOARD),--board $(BOARD)) $(if $(MODE),--mode $(MODE)))
+
 sim: setup
-	$(VENV)/bin/agentboard sim --demo $(if $(GAME),--game $(GAME)) \
-	    $(if $(PLAYERS),--players $(PLAYERS)) --seed $(or $(SEED),1) \
-	    $(if $(BOARD),--board $(BOARD)) $(if $(MODE),--mode $(MODE))
+	$(VENV)/bin/agentboard sim --demo $(SIM_ARGS)
 
 demo: setup
 	$(PY) -m shared_rules demo $(or $(SEED),1) $(or $(PLAYERS),4)
