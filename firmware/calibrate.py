@@ -3,6 +3,7 @@
 # per-sensor readings, thresholds and rank bands that `agentboard calibrate` draws as a picture.
 import json
 
+from firmware.mpconst import const
 from firmware.hal import calibration, calibration_ops, measure
 from firmware.hal.scanner import NAMES, NO_BAND
 from shared_rules.ranks import RANKS
@@ -10,6 +11,7 @@ SPOT_MARK = ":s"  # start-area spots are named COLOUR:s1 .. COLOUR:s4
 # a spot's neighbours together take a few per cent of its reading; past a quarter the
 # variant's figures are wrong (and the correction's rounds would not settle)
 MAX_CROSSTALK = 4
+_PER_PART = const(16)  # array items in one piece of the sensors answer (about 200 bytes)
 
 
 def _spot(loc):
@@ -140,31 +142,51 @@ def _bad(reason):
 
 def sensor_parts(board):
     """Every sensor's reading now, its class, and its calibration, as pieces of one JSON
-    object (about 5 KB: never held whole)."""
+    object (about 5 KB: never held whole, and no piece over a few hundred bytes, which a heap
+    fragmented by a long game can still give)."""
     c = board.calib
     sc = board.scanner
-    yield '{"loc": %s, "class": %s' % (json.dumps(list(board.locations)),
-                                       json.dumps([NAMES[k] for k in sc.state]))
+    n = c.n
+    locs = board.locations
+    state = sc.state
+    yield '{"loc": '
+    yield from _array_parts(n, lambda i: locs[i])
+    yield ', "class": '
+    yield from _array_parts(n, lambda i: NAMES[state[i]])
     for key, arr in (("raw", sc.raw), ("base", c.base), ("up", c.up), ("down", c.down),
                      ("up_on", c.up_on), ("up_off", c.up_off), ("dn_on", c.dn_on),
                      ("dn_off", c.dn_off)):
+        yield ', "%s": ' % key
         if c.ranked and key in ("up", "down"):
             # what a king reads there: the readings are kept with the rank measured
-            arr = [calibration_ops.king_reading(c, i, key == "up") for i in range(c.n)]
-        yield ', "%s": %s' % (key, json.dumps(list(arr)))
+            upright = key == "up"
+            yield from _array_parts(n, lambda i: calibration_ops.king_reading(c, i, upright))
+        else:
+            yield from _array_parts(len(arr), lambda i: arr[i])
     if c.ranked:
         band = getattr(sc, "band", None)
-        yield ', "rank": %s' % json.dumps(
-            [RANKS[band[i]] if band is not None and band[i] != NO_BAND else None
-             for i in range(c.n)])
-        yield ', "up_edge": %s, "dn_edge": %s' % (json.dumps(list(c.up_edge)),
-                                                   json.dumps(list(c.dn_edge)))
+        yield ', "rank": '
+        yield from _array_parts(n, lambda i: RANKS[band[i]] if band is not None and
+                                band[i] != NO_BAND else None)
+        yield ', "up_edge": '
+        yield from _array_parts(len(c.up_edge), lambda i: c.up_edge[i])
+        yield ', "dn_edge": '
+        yield from _array_parts(len(c.dn_edge), lambda i: c.dn_edge[i])
         yield ', "ranks": %s' % json.dumps({"levels": c.levels, "king_up": c.king_up,
                                             "king_down": c.king_down, "names": RANKS})
     yield ', "ranked_board": %s' % ("true" if ranked_board(board) else "false")
     yield ', "fault_lo": %d, "fault_hi": %d, "nominal_swing": %d, "calibrated": %s}' % (
         c.fault_lo, c.fault_hi, calibration.NOMINAL_SWING,
         "true" if board.calibrated else "false")
+
+
+def _array_parts(n, item):
+    """The JSON array of item(0) .. item(n - 1), as pieces of _PER_PART items each."""
+    yield "["
+    for i in range(0, n, _PER_PART):
+        part = json.dumps([item(j) for j in range(i, min(n, i + _PER_PART))])
+        yield part[1:-1] if i == 0 else ", " + part[1:-1]
+    yield "]"
 
 
 def ranked_board(board):

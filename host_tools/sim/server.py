@@ -369,11 +369,16 @@ class Sim:
     def close(self):
         """Switches the device off for good: the flash is free for another simulator."""
         if self.alive():
-            self.proc.stdin.close()
+            try:
+                self.proc.stdin.close()
+            except OSError:  # it ended as its input closed
+                pass
             try:
                 self.proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                # gone before its flash is: a device still running writes its files there
+                self.proc.wait()
         self.proc = None
         release_flash(self.lock)
         if self.own_flash:

@@ -186,7 +186,8 @@ def test_a_sim_page_stopped_by_sigterm_switches_off_and_removes_its_flash(tmp_pa
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert not [n for n in os.listdir(str(tmp_path)) if n.startswith("agentboard-")]
+    left = [n for n in os.listdir(str(tmp_path)) if n.startswith("agentboard-")]
+    assert not left, (left, [os.listdir(str(tmp_path / n)) for n in left], proc.stderr.read())
 
 
 def demo_lines(out):
