@@ -457,6 +457,12 @@ def port32(environ=os.environ):
     return exe, None
 
 
+# the games whose figure is taken again with the console commands a player's tools send at
+# the end of a game (mp_game_heap.py -ops): loading their rare code into the heap a long game
+# has fragmented is what a board does then
+END_OPS_GAMES = (("agent-dog-4", "agent-dog", 4), ("dog-6", "dog-royal", 6))
+
+
 def _note_heaps(word, which, mpy_wk, rom_wk):
     """Section 8's figures of one game (which: board, game, players) on a port of `word`-byte
     words, as build/bench.json names them."""
@@ -491,4 +497,20 @@ def _game_heaps(dst, games, seed, harness, images, exe):
             _note_heaps(word, (board, game, players), mpy_wk, rom_wk)
             figures[(board, game, players, "mpy", word)] = mpy_wk
             figures[(board, game, players, "romfs", word)] = rom_wk
+            if (board, game, players) in END_OPS_GAMES:
+                figures[(board, game, players, "mpy_end_ops", word)] = _end_ops_heap(
+                    mpy, args, (board, game, players), harness / per_wk, mpy_top, exe)
     return figures
+
+
+def _end_ops_heap(mpy, args, which, harness_wk, top, exe):
+    """The .mpy figure of one game (which: board, game, players) with the console commands of
+    the game's end after it (status, public, export, undo, new game: mp_game_heap.py's
+    END_COMMANDS)."""
+    word = word_bytes(exe or os.path.join(BIN, "micropython"))
+    wk = _smallest_heap(mpy, ["mp_rom_game.py", "harness.romfs"] + args + ["-ops"],
+                        "a+) %d players, .mpy, and the console commands at its end" % which[2],
+                        harness_wk, top=int(harness_wk) + top, exe=exe)
+    figure("%s.%s.%s.%dp.mpy_end_ops" % (("heap" if word == 8 else "heap32",) + which), wk,
+           "wK", MPY_TARGET_WK)
+    return wk

@@ -1,7 +1,7 @@
 # Runs on MicroPython from a device tree (.mpy firmware and rules core, no simulator), imported
 # from a ROMFS image that holds it and host_tools/bench/stubs (`micropython -X heapsize=NwK
-# mp_rom_game.py IMAGE SEED PLAYERS [GAME]`, see host_tools/bench/hardware.py) in a folder holding the board's config/ (as `agentboard deploy --board`
-# writes it), cards.json and, for a board with ranked pieces, a ranked calib.json. Plays one
+# mp_rom_game.py IMAGE SEED PLAYERS [GAME] [-ops]`, see host_tools/bench/hardware.py) in a
+# folder holding the board's config/ (as `agentboard deploy --board` writes it), cards.json and, for a board with ranked pieces, a ranked calib.json. Plays one
 # whole random game of GAME (default Agent DOG) through the real application loop (scanner,
 # referee, judge, store, LED view, console), presenting each move to the sensors the way hands
 # make it (victim lifted first, both pieces of a swap lifted, a citizen stopping on its special
@@ -10,7 +10,8 @@
 # random). The hardware is the stand-ins' readings array, nothing more, so the heap measured is
 # the firmware's own: the game is played inside a function, so the harness's own names live in
 # its frame, not in a module dictionary that would grow mid-game.
-# Prints the turns played; a MemoryError means the heap was too small.
+# With -ops, the console commands a player's tools send at a game's end follow it
+# (END_COMMANDS). Prints the turns played; a MemoryError means the heap was too small.
 import sys
 # the stand-ins come from the image this runs from (mp_rom_game.py), the firmware through '' as
 # on an ESP32 (sys.path ['', ...]), so each module's __file__ is the board's own path
@@ -39,7 +40,10 @@ from firmware.hal.calibration import MID, NOMINAL_SWING  # noqa: E402
 from firmware.hal.scanner import UP  # noqa: E402
 
 VERBOSE = "-v" in sys.argv
-ARGS = [a for a in sys.argv if a != "-v"]  # ... SEED PLAYERS [GAME]
+# -ops: after the game, the console commands a player's tools send at its end, through the
+# console as the board reads them (a command line in, its answer out, long ones streamed)
+OPS = "-ops" in sys.argv
+ARGS = [a for a in sys.argv if a not in ("-v", "-ops")]  # ... SEED PLAYERS [GAME]
 GAME = None if ARGS[-1].isdigit() else ARGS.pop()  # None: the rules core's default game
 SEED = int(ARGS[-2])
 PLAYERS = int(ARGS[-1])
@@ -47,8 +51,34 @@ MAX_TURNS = 3000
 
 
 class NoInput:
+    """The console's input: no command, or the lines queued in `lines`, one a poll."""
+
+    def __init__(self):
+        self.lines = []
+
     def poll(self):
-        return None
+        return self.lines.pop(0) if self.lines else None
+
+
+# what `agentboard monitor`, `export` and a player's undo and new game send once a game is
+# over (docs/board-protocols.md, section 1)
+END_COMMANDS = ('{"op": "status"}', '{"op": "public"}', '{"op": "export"}', '{"op": "undo"}',
+                '{"op": "new_game", "game": "%s", "players": %d}', '{"op": "status"}',
+                '{"op": "public"}')
+
+
+def streamed(parts):
+    """A long answer written piece by piece, as the board's console writes it to USB."""
+    for _ in parts:
+        pass
+
+
+def end_commands(app, inp, game, players):
+    """Each of END_COMMANDS, answered by the board's loop (which polls the console each scan);
+    the new game is the same game for as many players."""
+    for line in END_COMMANDS:
+        inp.lines.append(line % (game, players) if "%s" in line else line)
+        app.step(0)
 
 
 class Hands:
@@ -207,7 +237,10 @@ def the_game(lay):
 def play():
     for i in range(len(machine.READINGS)):
         machine.READINGS[i] = MID  # an empty board
-    app = app_mod.App("config", ".", write=lambda line: None, inp=NoInput())
+    inp = NoInput()
+    said = []  # the console's answers (not its events): True for an ok one, else the answer
+    app = app_mod.App("config", ".", write=lambda line: '"re": ' in line and said.append(
+        '"ok": true' in line or line), inp=inp, write_parts=streamed)
     app.boot()
     from shared_rules import movegen
     from shared_rules.apply import apply as rules_apply
@@ -255,9 +288,16 @@ def play():
             print(turns, gc.mem_alloc(), len(ref.turns))
         if ref.phase == "game_over":
             break
+    won = ref.phase == "game_over"
+    if OPS:
+        del said[:]
+        end_commands(app, inp, game.name, PLAYERS)
+        # every command answered (export's streamed), and each answer ok (a MemoryError in
+        # one is answered as an internal error: said here with the answer)
+        assert said == [True] * (len(END_COMMANDS) - 1), said
     gc.collect()
     print(json.dumps({"turns": turns, "heap_used": gc.mem_alloc(), "harness_heap": HARNESS_HEAP,
-                      "won": ref.phase == "game_over"}))
+                      "won": won}))
 
 
 play()
