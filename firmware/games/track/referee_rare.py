@@ -59,13 +59,24 @@ def resume_from_flash(ref):
     return True
 
 
+def _stored_game(ref, header):
+    """The game the stored header names: the referee's own when it is that game on this board
+    (an undo, or a resume of the board's first game), so that the look-ups by name are not
+    loaded into a heap a long game has filled; else looked up (BadInput, ValueError)."""
+    name = header.get("game")
+    layout = header.get("layout", ref.lay.name)
+    game = ref.game
+    if game is not None and name == game.name and layout == game.lay.name:
+        return game
+    return ondemand.call(referee_mod.LOOKUP, "load", name, layout)
+
+
 def rebuild(ref, header, offsets):
     # imported here, not at the top: a board with no game stored (the resume at every power-up
     # asks) never loads the reader
     from shared_rules import notation_parse
     try:
-        game = ondemand.call(referee_mod.LOOKUP, "load", header.get("game"),
-                             header.get("layout", ref.lay.name))
+        game = _stored_game(ref, header)
         if game.lay.name != ref.lay.name:
             raise ValueError("the stored game is played on %s, this board is %s" % (
                 game.lay.name, ref.lay.name))
