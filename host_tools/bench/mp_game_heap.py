@@ -73,12 +73,17 @@ def streamed(parts):
         pass
 
 
-def end_commands(app, inp, game, players):
+def end_commands(app, inp, said, game, players):
     """Each of END_COMMANDS, answered by the board's loop (which polls the console each scan);
-    the new game is the same game for as many players."""
+    the new game is the same game for as many players. said: the answers, as the console's
+    write notes them."""
+    del said[:]
     for line in END_COMMANDS:
         inp.lines.append(line % (game, players) if "%s" in line else line)
         app.step(0)
+    # every command answered (export's streamed), and each answer ok (a MemoryError in one is
+    # answered as an internal error: said here with the answer)
+    assert said == [True] * (len(END_COMMANDS) - 1), said
 
 
 class Hands:
@@ -290,11 +295,7 @@ def play():
             break
     won = ref.phase == "game_over"
     if OPS:
-        del said[:]
-        end_commands(app, inp, game.name, PLAYERS)
-        # every command answered (export's streamed), and each answer ok (a MemoryError in
-        # one is answered as an internal error: said here with the answer)
-        assert said == [True] * (len(END_COMMANDS) - 1), said
+        end_commands(app, inp, said, game.name, PLAYERS)
     gc.collect()
     print(json.dumps({"turns": turns, "heap_used": gc.mem_alloc(), "harness_heap": HARNESS_HEAP,
                       "won": won}))
