@@ -819,11 +819,11 @@ def _simulator_commands(sub):
                    "(default: %d; 0: any free port)" % PAGE_PORT)
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--players", type=int, choices=(2, 3, 4, 5, 6), help="players of --demo "
-                   "(default: 4; agent-avenue: 2)")
+                   "(default: 4, or the most the --board named seats; agent-avenue: 2)")
     p.add_argument("--mode", choices=game_modes(), help="the mode --demo plays, for a game that "
                    "has modes (agent-avenue; default: advanced)")
-    p.add_argument("--game", choices=page_games(), help="the game (default: agent-dog; its "
-                   "deck is the simulator's)")
+    p.add_argument("--game", choices=page_games(), help="the game (default: the first "
+                   "played on the --board named, else agent-dog; its deck is the simulator's)")
     p.add_argument("--board", choices=page_boards(), help="the board variant (default: the one "
                    "the game's players need: dog-4 for 2-4, dog-6 for 5-6; agent-avenue for "
                    "agent-avenue)")

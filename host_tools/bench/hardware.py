@@ -511,6 +511,8 @@ def _end_ops_heap(mpy, args, which, harness_wk, top, exe):
     wk = _smallest_heap(mpy, ["mp_rom_game.py", "harness.romfs"] + args + ["-ops"],
                         "a+) %d players, .mpy, and the console commands at its end" % which[2],
                         harness_wk, top=int(harness_wk) + top, exe=exe)
-    figure("%s.%s.%s.%dp.mpy_end_ops" % (("heap" if word == 8 else "heap32",) + which), wk,
-           "wK", MPY_TARGET_WK)
+    if word == 8:
+        figure("heap.%s.%s.%dp.mpy_end_ops" % which, wk, "wK", MPY_TARGET_WK)
+    else:
+        figure("heap32.%s.%s.%dp.mpy_end_ops" % which, wk, "wK", MPY_TARGET_WK)
     return wk

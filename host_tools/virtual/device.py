@@ -98,8 +98,32 @@ class VirtualDevice:
         self.heap_kw = heap_kw
         self.board = board
         self.cards = cards
+        self.sim = None
+        self.serial = self.hands_listener = None
+        try:
+            self._open(port)
+        except BaseException:  # a port in use, a board it cannot model: nothing it made stays
+            for s in (self.serial, self.hands_listener):
+                if s is not None:
+                    s.close()
+            if self.sim is not None:
+                shutil.rmtree(self.sim, ignore_errors=True)
+            if self.own_flash:
+                shutil.rmtree(self.flash, ignore_errors=True)
+            raise
+        try:
+            self.power_on()
+        except BaseException:  # Ctrl-C while it boots too: no device process outlives us
+            self._release()
+            raise
+        self.pump = threading.Thread(target=self._pump, daemon=True)
+        self.pump.start()
+
+    def _open(self, port):
+        """The device's simulator copy, its world and its two listening sockets (port: the
+        serial line's, 0 for any)."""
         self.sim = _sim_tree()
-        self.mirror = worlds.for_board(board, seed, cards)
+        self.mirror = worlds.for_board(self.board, self.seed, self.cards)
         self.booted = False
         self.lock = threading.RLock()  # power and hands: held while the device starts
         # the serial line alone, held only for a read or write, so the port keeps answering
@@ -124,13 +148,6 @@ class VirtualDevice:
         self.hands_listener.listen(1)
         self.client = None
         self.closing = False
-        try:
-            self.power_on()
-        except BaseException:  # Ctrl-C while it boots too: no device process outlives us
-            self._release()
-            raise
-        self.pump = threading.Thread(target=self._pump, daemon=True)
-        self.pump.start()
 
     @property
     def url(self):

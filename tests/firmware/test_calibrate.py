@@ -26,11 +26,30 @@ class Scanner:
             self.band = bytearray(NO_BAND if k % 5 == 0 else k % N_RANKS for k in range(n))
 
 
+def measured(n, ranked):
+    """A calibration whose every array holds a value of its own at each sensor (what the
+    answer puts where is then seen), and on a ranked board readings measured with pieces of
+    every rank, which the answer gives as a king's."""
+    c = Calibration(n)
+    if ranked:
+        c.set_ranks(LEVELS, KING_SWING, KING_SWING)
+    for k, key in enumerate(("base", "up", "down", "up_on", "up_off", "dn_on", "dn_off")):
+        arr = getattr(c, key)
+        for i in range(n):
+            arr[i] = 1000 * (k + 1) + i
+    if ranked:
+        for i in range(n):
+            c.up_rank[i] = i % N_RANKS
+            c.down_rank[i] = (i + 1) % N_RANKS
+        for k in range(len(c.up_edge)):
+            c.up_edge[k] = 20000 + k
+            c.dn_edge[k] = 40000 + k
+    return c
+
+
 class Board:
     def __init__(self, n, ranked):
-        self.calib = Calibration(n)
-        if ranked:
-            self.calib.set_ranks(LEVELS, KING_SWING, KING_SWING)
+        self.calib = measured(n, ranked)
         self.scanner = Scanner(n, ranked)
         self.locations = ["%d" % k for k in range(n - 16)] + [
             "%s:s%d" % (c, k) for c in ("red", "blue", "green", "yellow") for k in range(1, 5)]
@@ -53,12 +72,15 @@ def test_the_sensors_answer_is_every_sensor_in_small_pieces(n, ranked):
     assert got["ranked_board"] is ranked and got["calibrated"] is ranked
     if ranked:
         # a king's reading where each sensor's was measured with the rank it kept
-        assert got["up"] == [calibrate.calibration_ops.king_reading(c, i, True)
-                             for i in range(n)]
+        for key, upright in (("up", True), ("down", False)):
+            kings = [calibrate.calibration_ops.king_reading(c, i, upright) for i in range(n)]
+            assert len(set(kings)) > n // 2  # each sensor's own, not one value
+            assert got[key] == kings, key
         band = board.scanner.band
         assert got["rank"] == [None if band[i] == NO_BAND else calibrate.RANKS[band[i]]
                                for i in range(n)]
-        assert got["up_edge"] == list(c.up_edge) and len(c.up_edge) == 3 * n
+        assert len(c.up_edge) == len(c.dn_edge) == 3 * n
+        assert got["up_edge"] == list(c.up_edge) and got["dn_edge"] == list(c.dn_edge)
         assert got["ranks"]["names"] == list(calibrate.RANKS)
     else:
-        assert got["up"] == list(c.up) and "rank" not in got
+        assert got["up"] == list(c.up) and got["down"] == list(c.down) and "rank" not in got
