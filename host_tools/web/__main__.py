@@ -51,25 +51,32 @@ def main(argv=None):
         return 1
     except KeyboardInterrupt:
         return 130
+    # from here on the board is switched off whatever ends this (Ctrl-C, SIGTERM: cli.py), even
+    # the moment after its address is printed
+    try:
+        return _serve(twin, args)
+    finally:
+        twin.close()
+
+
+def _serve(twin, args):
     try:
         httpd = serve(twin, args.port)
     except OSError as e:
-        twin.close()
         sys.stderr.write("agentboard: cannot listen on 127.0.0.1:%d: %s (another program has "
                          "it? try --port 0)\n" % (args.port, e.strerror))
         return 1
-    url = "http://127.0.0.1:%d/" % httpd.server_address[1]
-    print("agentboard: the board is at %s (Ctrl-C stops it)" % url, flush=True)
-    if not args.no_browser:
-        webbrowser.open(url)
     try:
+        url = "http://127.0.0.1:%d/" % httpd.server_address[1]
+        print("agentboard: the board is at %s (Ctrl-C stops it)" % url, flush=True)
+        if not args.no_browser:
+            webbrowser.open(url)
         while True:
             time.sleep(1)
     except KeyboardInterrupt:
         pass
     finally:
         httpd.shutdown()
-        twin.close()
     return 0
 
 
