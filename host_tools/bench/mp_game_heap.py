@@ -1,9 +1,10 @@
 # Runs on MicroPython from a device tree (.mpy firmware and rules core, no simulator), imported
 # from a ROMFS image that holds it and host_tools/bench/stubs (`micropython -X heapsize=NwK
 # mp_rom_game.py IMAGE SEED PLAYERS [GAME] [-ops]`, see host_tools/bench/hardware.py) in a
-# folder holding the board's config/ (as `agentboard deploy --board` writes it), cards.json and, for a board with ranked pieces, a ranked calib.json. Plays one
-# whole random game of GAME (default Agent DOG) through the real application loop (scanner,
-# referee, judge, store, LED view, console), presenting each move to the sensors the way hands
+# folder holding the board's config/ (as `agentboard deploy --board` writes it), cards.json
+# and, for a board with ranked pieces, a ranked calib.json. Plays one whole random game of
+# GAME (default Agent DOG) through the real application loop (scanner, referee, judge, store,
+# LED view, console), presenting each move to the sensors the way hands
 # make it (victim lifted first, both pieces of a swap lifted, a citizen stopping on its special
 # space before it jumps on, the Partner 4 segment by segment, then the effects; in a ranked
 # game each piece reads as its rank, and each player starts with a piece of a rank chosen at

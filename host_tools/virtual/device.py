@@ -103,13 +103,7 @@ class VirtualDevice:
         try:
             self._open(port)
         except BaseException:  # a port in use, a board it cannot model: nothing it made stays
-            for s in (self.serial, self.hands_listener):
-                if s is not None:
-                    s.close()
-            if self.sim is not None:
-                shutil.rmtree(self.sim, ignore_errors=True)
-            if self.own_flash:
-                shutil.rmtree(self.flash, ignore_errors=True)
+            self._discard()
             raise
         try:
             self.power_on()
@@ -238,11 +232,18 @@ class VirtualDevice:
         """The device's process killed, its sockets closed, the simulator's copy removed."""
         self.closing = True
         self.power_cut()
-        for s in (self.serial, self.hands_listener):
-            s.close()
         if self.client is not None:
             self.client.close()
-        shutil.rmtree(self.sim, ignore_errors=True)
+        self._discard()
+
+    def _discard(self):
+        """Its listening sockets closed, its copy of the simulator and the flash folder it made
+        for itself (none named) removed: whatever of them it has made so far."""
+        for s in (self.serial, self.hands_listener):
+            if s is not None:
+                s.close()
+        if self.sim is not None:
+            shutil.rmtree(self.sim, ignore_errors=True)
         if self.own_flash:
             shutil.rmtree(self.flash, ignore_errors=True)
 
