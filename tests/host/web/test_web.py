@@ -56,6 +56,17 @@ def site(browser):
 
 
 @pytest.fixture
+def playing(site):
+    """The module's page with a game in play: the one the tests before left, else a 2-player
+    game begun on the page, so that each test also runs alone (pytest -k)."""
+    twin, page, traffic, errors = site
+    view = twin.state()["view"]
+    if not view or view["phase"] == "game_over":
+        start_two_player_game(page)
+    return site
+
+
+@pytest.fixture
 def fresh(browser):
     """A new twin with no game, its own server and page."""
     made = []
@@ -272,8 +283,9 @@ def start_two_player_game(page):
     says(page, "Red: tap a card.")
 
 
-def test_a_game_played_with_clicks(site, tmp_path):
-    twin, page, traffic, errors = site
+def test_a_game_played_with_clicks(fresh, tmp_path):
+    s = fresh(seed=2)  # a board with no game yet: its pieces in their start areas
+    twin, page, traffic, errors = s.twin, s.page, s.traffic, s.errors
     start_two_player_game(page)
     leds_match(page, twin)
     pieces_match(page, twin)
@@ -447,8 +459,8 @@ def sensor_row(page, sensor, cls):
     return row if row and row[2] == cls else None
 
 
-def test_sensor_panel_and_fault_injection(site):
-    twin, page, traffic, errors = site
+def test_sensor_panel_and_fault_injection(playing):
+    twin, page, traffic, errors = playing
     page.click("#sensor-panel summary")
     page.fill("#fault-at", "10")
     page.select_option("#fault-kind", "dead_sensor")
@@ -467,8 +479,8 @@ def test_sensor_panel_and_fault_injection(site):
     assert not errors
 
 
-def test_a_slide_registers_only_where_the_piece_lands(site):
-    twin, page, traffic, errors = site
+def test_a_slide_registers_only_where_the_piece_lands(playing):
+    twin, page, traffic, errors = playing
     until(lambda: status(page) == "await_card", "a turn to begin: " + page.inner_text("#status"), 12)
     at = next(loc for loc, p in sorted(twin.state()["pieces"].items())
               if loc.isdigit() and p != "undercover")
@@ -490,8 +502,8 @@ def test_a_slide_registers_only_where_the_piece_lands(site):
     pieces_match(page, twin)
 
 
-def test_holding_back_passes_the_turn(site):
-    twin, page, traffic, errors = site
+def test_holding_back_passes_the_turn(playing):
+    twin, page, traffic, errors = playing
     until(lambda: status(page) == "await_card", "a turn to begin")
     seat = page.get_attribute("#status", "data-to-move")
     n = board_seq(twin)
@@ -505,8 +517,8 @@ def test_holding_back_passes_the_turn(site):
     leds_match(page, twin)
 
 
-def test_new_game_asks_before_ending_the_game(site):
-    twin, page, traffic, errors = site
+def test_new_game_asks_before_ending_the_game(playing):
+    twin, page, traffic, errors = playing
     before = twin.state()
     assert before["view"] and before["view"]["phase"] != "game_over"
     page.click("#new-game")
