@@ -174,19 +174,22 @@ class Scanner:
 
     def _loop_parts(self):
         # what the scan loop keeps in its frame's locals: one lookup each per pass, not per
-        # sensor; those of the fast path first (see _run)
-        return (self.sensor_of, self.reads, self.raw, self.band_lo, self.band_hi, self.count,
+        # sensor; those of the fast path first (see _run). Each bank's ADC reads are those of
+        # the pins that carry one of its multiplexers: the loop iterates them, which costs less
+        # than a range over their indices
+        bank_reads = [self.reads[:self.nread[bk]] for bk in range(len(self.nread))]
+        return (self.sensor_of, bank_reads, self.raw, self.band_lo, self.band_hi, self.count,
                 self.sel, self.nmux, self.state, self.cand, self.changed, self.up_on,
                 self.up_off, self.dn_on, self.dn_off, self.lo, self.hi, self.stable,
                 self.fault_scans, self.rank_scans, self.banks,
-                len(self.banks) if self.banks else 1, self.nread, self.ranked,
+                len(self.banks) if self.banks else 1, self.ranked,
                 self.band if self.ranked else None, self.calib.up_edge, self.calib.dn_edge,
                 STILL, SETTLED)
 
     # The one scan loop of every board. A generator, so that its frame (too big for
     # MicroPython's C stack, so an ordinary call would put it on the heap every time) is made
-    # once; each pass allocates nothing. The sensor map is in scan order (_in_scan_order), so a
-    # channel's row is the previous one's plus nmux. On a ranked board a candidate is a class
+    # once; each pass allocates nothing. The sensor map is in scan order (_in_scan_order), so
+    # the loop walks it with one running index (base). On a ranked board a candidate is a class
     # and a rank together (class + 4 * (rank + 1), 0 for no rank), so a rank too must hold
     # before it is reported, its reading still from scan to scan (see the top).
     # A reading out of its band steps towards a change only if it holds still over two
@@ -196,22 +199,24 @@ class Scanner:
     # in a row about as rarely as single readings did in four. Those conversions cost only
     # where a reading leaves its band.
     def _run(self):
-        i = r = m = base = k = b = nr = d = e = p = 0  # first: one-byte opcodes reach locals 0-15
-        (sensor_of, reads, raw, band_lo, band_hi, count, sel, nmux, state, cand, changed, up_on,
-         up_off, dn_on, dn_off, lo, hi, stable, fault_scans, rank_scans, banks, nbank,
-         nread, ranked, band, up_edge, dn_edge, still, settled) = self._loop_parts()
+        i = r = rd = base = k = b = d = e = p = 0  # first: one-byte opcodes reach locals 0-15
+        (sensor_of, bank_reads, raw, band_lo, band_hi, count, sel, nmux, state, cand, changed,
+         up_on, up_off, dn_on, dn_off, lo, hi, stable, fault_scans, rank_scans, banks, nbank,
+         ranked, band, up_edge, dn_edge, still, settled) = self._loop_parts()
         while True:
             nch = base = 0
             for bk in range(nbank):
                 if banks:
                     banks[bk].value(0)
-                nr = nread[bk]
+                rds = bank_reads[bk]
+                skip = nmux - len(rds)  # the map entries of the ADC pins this bank leaves unread
                 for k in range(16):  # CHANNELS, written out: a global is a lookup per channel
                     b = GRAY_BIT[k]
                     sel[b].value((GRAY[k] >> b) & 1)
-                    for m in range(nr):
-                        i = sensor_of[base + m]
-                        r = reads[m]()
+                    for rd in rds:
+                        i = sensor_of[base]
+                        base += 1
+                        r = rd()
                         if i < 0:
                             continue
                         if band_lo[i] <= r <= band_hi[i]:
@@ -219,8 +224,8 @@ class Scanner:
                             if count[i]:
                                 count[i] = 0
                             continue
-                        d = reads[m]() - r  # out of its band: confirmed (above)
-                        e = reads[m]() - r
+                        d = rd() - r  # out of its band: confirmed (above)
+                        e = rd() - r
                         r += (d + e) // 3
                         p = raw[i]  # the scan before's
                         raw[i] = r
@@ -247,7 +252,7 @@ class Scanner:
                             count[i] = n
                             continue
                         nch = self._report(i, c, code, nch)
-                    base += nmux
+                    base += skip
                 if banks:
                     banks[bk].value(1)
             self.nchanged = nch
