@@ -21,6 +21,7 @@ from host_tools.games.track.players import Table, Players, CARDS, LAY
 from shared_rules.move import legal_moves
 from host_tools.virtual.device import VirtualDevice
 from host_tools.virtual.link import VirtualLink
+from host_tools.sim.server import blank_partitions
 from shared_rules.apply import apply as rules_apply
 
 pytestmark = pytest.mark.slow  # each test deploys to a virtual board
@@ -89,9 +90,29 @@ def board(build):
     dev = VirtualDevice(seed=3)
     code, out, err = run("deploy", "--port", dev.url)
     assert code == 0, err + out
-    dev.first_status = status(dev)  # as the deploy left it, whichever test runs first
+    # as the deploy left it, whichever test runs first
+    dev.first_status = status(dev)
+    dev.first_world = dev.request({"op": "world"})["pieces"]
     yield dev
     dev.close()
+
+
+def between_games(board):
+    """The deployed board with no game, whatever the tests before left: its power cut, the
+    game's journal erased as `agentboard flash` leaves it, every piece put back where it stood
+    after the deploy, and the board booted again."""
+    board.request({"op": "power_cut"})
+    blank_partitions(board.flash)
+    first = board.first_world
+    for name, p in board.request({"op": "world"})["pieces"].items():
+        if p["at"] is not None and p != first[name]:
+            board.request({"op": "lift", "at": p["at"]})
+    for name, p in board.request({"op": "world"})["pieces"].items():
+        if p["at"] is None and first[name]["at"] is not None:
+            board.request({"op": "place", "piece": name, "at": first[name]["at"],
+                           "upside_down": first[name]["upside_down"]})
+    board.request({"op": "power_on"})
+    until(lambda: status(board)["phase"] == "idle", "the board to start with no game", 20)
 
 
 def test_deploy_checks_versions_copies_everything_and_the_board_boots_it(board, build):
@@ -313,6 +334,7 @@ def test_enrol_names_new_stickers_and_reports_known_ones(board):
 
 
 def test_calibrate_measures_and_draws_every_sensor(board):
+    between_games(board)  # calibrating is refused while a game runs
     # pieces off the board (the start areas have sensors too), then some upright, some down
     pieces = board.request({"op": "world"})["pieces"]
     held = [n for n, p in pieces.items() if p["at"] is not None]
@@ -371,6 +393,7 @@ def test_calibrate_measures_and_draws_every_sensor(board):
 
 
 def test_calibration_is_refused_while_a_game_runs(board):
+    between_games(board)  # the new game's set-up takes the pieces from their start areas
     con = SerialConsole(board.url, timeout=8)
     try:
         assert con.send({"op": "new_game", "players": 2})["ok"]
